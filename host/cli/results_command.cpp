@@ -1,0 +1,37 @@
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+
+#include "host/cli/commands.hpp"
+#include "host/results/games.hpp"
+
+namespace piles::cli {
+namespace {
+
+struct ResultsOptions {
+  std::string preset = "quick";
+  std::string out = "results";
+};
+
+void run_results(const ResultsOptions& options, const CommonOptions& common) {
+  results::Writer writer(options.out, options.preset, resolve_backend(common), common.quiet);
+  results::write_topswops(writer);
+  results::write_bulgarian(writer);
+  writer.write_index();
+}
+
+}  // namespace
+
+void add_results_command(CLI::App& app, const CommonOptions& common) {
+  auto options = std::make_shared<ResultsOptions>();
+  CLI::App* results = app.add_subcommand("results", "Regenerate the result tables and plots");
+  results
+      ->add_option("--preset", options->preset,
+                   "quick: about 10 minutes on 2 CPU cores; full: for a GPU")
+      ->check(CLI::IsMember({"quick", "full"}));
+  results->add_option("-o,--out", options->out, "Directory to write (default results)");
+  results->callback([options, &common] { run_results(*options, common); });
+}
+
+}  // namespace piles::cli

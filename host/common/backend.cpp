@@ -1,0 +1,57 @@
+#include "host/common/backend.hpp"
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include "host/common/error.hpp"
+#ifdef PILES_HAVE_CUDA
+#include "kernels/device.hpp"
+#endif
+
+namespace piles {
+
+bool cuda_build() {
+#ifdef PILES_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string gpu_description() {
+#ifdef PILES_HAVE_CUDA
+  if (const auto device = gpu::find_device()) return gpu::describe(*device);
+#endif
+  return {};
+}
+
+int resolve_threads(int requested) {
+  if (requested < 0) throw UsageError(fmt::format("--threads: {} is negative", requested));
+  return requested > 0 ? requested : omp_get_num_procs();
+}
+
+const char* backend_name(Backend backend) {
+  return backend == Backend::gpu ? "gpu" : "cpu";
+}
+
+RunTarget resolve_backend(const CommonOptions& options) {
+  RunTarget target;
+  target.threads = resolve_threads(options.threads);
+  target.device = "cpu";
+  const std::string& want = options.backend;
+  if (want != "auto" && want != "cpu" && want != "gpu")
+    throw UsageError(fmt::format("--backend: '{}' is not one of auto, cpu, gpu", want));
+  if (want == "cpu") return target;
+  if (want == "gpu" && !cuda_build())
+    throw UsageError("--backend gpu: this build of piles has no GPU support (built without CUDA)");
+  const std::string device = gpu_description();
+  if (device.empty()) {
+    if (want == "gpu") throw UsageError("--backend gpu: no CUDA device answered");
+    return target;
+  }
+  target.backend = Backend::gpu;
+  target.device = device;
+  return target;
+}
+
+}  // namespace piles

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace piles {
+
+// One JSON object per line on stdout (DESIGN.md section 9).
+void emit_json(const nlohmann::json& object);
+
+// "3,1,4,5,2": the form lists are written in on the command line.
+template <class T>
+std::string comma_list(const std::vector<T>& values) {
+  return fmt::format("{}", fmt::join(values, ","));
+}
+
+// "(4, 3, 1, 1)": the form the seeds print partitions in.
+template <class T>
+std::string paren_list(const std::vector<T>& values) {
+  return fmt::format("({})", fmt::join(values, ", "));
+}
+
+}  // namespace piles

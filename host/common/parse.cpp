@@ -1,0 +1,54 @@
+#include "host/common/parse.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "host/common/error.hpp"
+
+namespace piles {
+
+std::int64_t parse_int(std::string_view text, std::string_view what, std::int64_t lo,
+                       std::int64_t hi) {
+  if (text.empty()) throw UsageError(fmt::format("{}: empty value", what));
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data() + (text.front() == '+'), end, value);
+  if (ec == std::errc::result_out_of_range ||
+      (ec == std::errc() && ptr == end && (value < lo || value > hi)))
+    throw UsageError(fmt::format("{}: '{}' is out of range ({}..{})", what, text, lo, hi));
+  if (ec != std::errc() || ptr != end)
+    throw UsageError(fmt::format("{}: '{}' is not an integer", what, text));
+  return value;
+}
+
+std::vector<std::int64_t> parse_int_list(std::string_view text, std::string_view what,
+                                         std::int64_t lo, std::int64_t hi) {
+  if (text.empty()) throw UsageError(fmt::format("{}: empty list", what));
+  std::vector<std::int64_t> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(start, comma - start);
+    if (item.empty()) throw UsageError(fmt::format("{}: empty entry in '{}'", what, text));
+    values.push_back(parse_int(item, what, lo, hi));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+IntRange parse_int_range(std::string_view text, std::string_view what, std::int64_t lo,
+                         std::int64_t hi) {
+  const std::size_t dots = text.find("..");
+  if (dots == std::string_view::npos) {
+    const std::int64_t n = parse_int(text, what, lo, hi);
+    return {n, n};
+  }
+  const IntRange r{parse_int(text.substr(0, dots), what, lo, hi),
+                   parse_int(text.substr(dots + 2), what, lo, hi)};
+  if (r.first > r.last) throw UsageError(fmt::format("{}: empty range '{}'", what, text));
+  return r;
+}
+
+}  // namespace piles

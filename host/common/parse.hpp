@@ -1,0 +1,25 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace piles {
+
+// Parses "a,b,c" into integers in [lo, hi]; throws UsageError naming `what` and the bad text.
+std::vector<std::int64_t> parse_int_list(std::string_view text, std::string_view what,
+                                         std::int64_t lo, std::int64_t hi);
+
+// Parses one integer in [lo, hi]; throws UsageError naming `what`.
+std::int64_t parse_int(std::string_view text, std::string_view what, std::int64_t lo,
+                       std::int64_t hi);
+
+// Parses "N" or "N..M" (N <= M), each in [lo, hi].
+struct IntRange {
+  std::int64_t first, last;
+};
+IntRange parse_int_range(std::string_view text, std::string_view what, std::int64_t lo,
+                         std::int64_t hi);
+
+}  // namespace piles
