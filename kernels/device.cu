@@ -2,23 +2,35 @@
 
 #include <cstdio>
 
+#include "kernels/cuda_check.cuh"
 #include "kernels/device.hpp"
 
 namespace piles::gpu {
 
-std::optional<DeviceInfo> find_device() {
+int device_count() {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();  // clear the sticky error so later queries start clean
-    return std::nullopt;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the error so later queries start clean
+    return 0;
   }
+  return count;
+}
+
+void use_device(int index) {
+  const int count = device_count();
+  if (count > 0) PILES_CUDA_CHECK(cudaSetDevice(index % count));
+}
+
+std::optional<DeviceInfo> find_device() {
+  int index = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+  if (device_count() == 0 || cudaGetDevice(&index) != cudaSuccess ||
+      cudaGetDeviceProperties(&prop, index) != cudaSuccess) {
     cudaGetLastError();
     return std::nullopt;
   }
   DeviceInfo info;
-  info.index = 0;
+  info.index = index;
   info.name = prop.name;
   info.multiprocessors = prop.multiProcessorCount;
   info.compute_major = prop.major;

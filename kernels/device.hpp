@@ -14,9 +14,17 @@ struct DeviceInfo {
   std::size_t memory_bytes = 0;
 };
 
-// The first CUDA device, or nothing. Any CUDA error counts as "no device": on a machine
-// without a driver cudaGetDeviceCount fails with codes other than cudaErrorNoDevice.
+// The CUDA device this process uses (the first, unless use_device chose another), or nothing. Any
+// CUDA error counts as "no device": on a machine without a driver cudaGetDeviceCount fails with
+// codes other than cudaErrorNoDevice.
 std::optional<DeviceInfo> find_device();
+
+// Number of CUDA devices; 0 wherever CUDA reports any error.
+int device_count();
+
+// Makes `index` (taken modulo the device count) the device of this process, e.g. one GPU per
+// MPI rank on a node. Does nothing where there is no device.
+void use_device(int index);
 
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)"
 std::string describe(const DeviceInfo& device);

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace piles::mpi {
+
+// True when this build of piles has MPI support.
+bool available();
+
+// The MPI environment of one `--mpi` run: initialised on construction, finalised on
+// destruction. Throws UsageError in a build without MPI.
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int local_rank() const { return local_rank_; }  // rank among the processes on this node
+  bool root() const { return rank_ == 0; }
+
+ private:
+  int rank_ = 0, size_ = 1, local_rank_ = 0;
+};
+
+// A run split into numbered chunks whose partial results travel as strings. Every rank builds
+// the same problem first; rank 0 then hands chunk ids out one at a time to whichever rank is
+// free (itself included) and collects the partials, one at a time, as they finish.
+struct ChunkWork {
+  std::vector<std::uint64_t> todo;                                       // read on rank 0 only
+  std::function<std::string(std::uint64_t chunk)> compute;               // run on every rank
+  std::function<void(std::uint64_t chunk, const std::string&)> collect;  // run on rank 0
+};
+
+void run_chunks(const Session& session, const ChunkWork& work);
+
+// Ranks other than 0 learn rank 0's decision (for example the final answer) this way.
+std::string broadcast(const Session& session, const std::string& from_root);
+
+}  // namespace piles::mpi
