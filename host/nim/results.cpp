@@ -1,0 +1,150 @@
+#include <fmt/format.h>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "host/nim/count.hpp"
+#include "host/nim/direct.hpp"
+#include "host/nim/grundy.hpp"
+#include "host/results/games.hpp"
+
+namespace piles::results {
+namespace {
+
+constexpr int table_n = 30;
+constexpr int table_k = 8;
+constexpr int checked_n = 12;  // the direct search re-derives the table up to here
+constexpr long project_euler_mod = 1'000'000'007;
+
+// f(n, k) for n <= table_n and k = 2..table_k, each cell up to n = checked_n also found by a
+// search of every position; a disagreement stops the run rather than publish either number.
+void write_f_table(Writer& writer) {
+  std::vector<std::vector<mpz_class>> f;  // f[k - 2][n]
+  for (int k = 2; k <= table_k; ++k) {
+    f.push_back(nim::winning_counts(table_n, k, writer.target().threads));
+    for (int n = 1; n <= checked_n; ++n)
+      if (nim::solve_directly(n, k).winning() != f.back()[n])
+        throw std::runtime_error(fmt::format("nim: f({}, {}) differs between engines", n, k));
+  }
+  std::string csv = "n";
+  std::string md = fmt::format(
+      "f(n, k) counts the positions with n stones in all (partitions of n) that the player to "
+      "move wins when a move splits one pile into 2..k piles. Columns k >= 4 agree because "
+      "every such k gives a pile of i the value i - 1. Rows n <= {} were also found by a "
+      "search of every position and move, without the Sprague-Grundy shortcut.\n\n| n |",
+      checked_n);
+  for (int k = 2; k <= table_k; ++k) {
+    csv += fmt::format(",f_n_{}", k);
+    md += fmt::format(" k = {} |", k);
+  }
+  csv += "\n";
+  md += "\n|---:|";
+  for (int k = 2; k <= table_k; ++k) md += "---:|";
+  md += "\n";
+  for (int n = 1; n <= table_n; ++n) {
+    csv += std::to_string(n);
+    md += fmt::format("| {} |", n);
+    for (int k = 2; k <= table_k; ++k) {
+      csv += fmt::format(",{}", f[k - 2][n].get_str());
+      md += fmt::format(" {} |", f[k - 2][n].get_str());
+    }
+    csv += "\n";
+    md += "\n";
+  }
+  const std::string what = fmt::format("nim count n --k k, n <= {}, k <= {}", table_n, table_k);
+  writer.markdown("nim/f_table.md", "Scatterstone Nim: winning positions f(n, k)", what, md);
+  writer.commented("nim/f_table.csv", "Scatterstone Nim: winning positions f(n, k)", what, csv);
+}
+
+// g(n) = f(n, 2) + ... + f(n, n), exact and modulo 1,000,000,007 (Project Euler 629 asks for
+// g(200) modulo that prime).
+void write_g(Writer& writer) {
+  const int last = writer.full() ? 1000 : 200;
+  const std::vector<mpz_class> g = nim::winning_counts_all_k(last, writer.target().threads);
+  const std::vector<mpz_class> p = nim::partition_numbers(last);
+  std::string csv = "n,partitions,g,g_mod_1000000007\n";
+  std::string md = fmt::format(
+      "g(n) sums f(n, k) over k = 2..n: winning positions with n stones, over every limit k on "
+      "the piles a split makes. Project Euler 629 asks for g(200) mod {}: **{}**.\n\n"
+      "| n | partitions p(n) | g(n) | g(n) mod {} |\n|---:|---:|---:|---:|\n",
+      project_euler_mod, mpz_class(g[200] % project_euler_mod).get_str(), project_euler_mod);
+  for (int n = 1; n <= last; ++n) {
+    const std::string mod = mpz_class(g[n] % project_euler_mod).get_str();
+    csv += fmt::format("{},{},{},{}\n", n, p[n].get_str(), g[n].get_str(), mod);
+    md += fmt::format("| {} | {} | {} | {} |\n", n, p[n].get_str(), g[n].get_str(), mod);
+  }
+  const std::string what = fmt::format("nim count n --mod {}, n <= {}", project_euler_mod, last);
+  const std::string title = "Scatterstone Nim: g(n), winning positions over every k";
+  writer.markdown("nim/g.md", title, what, md);
+  writer.commented("nim/g.csv", title, what, csv);
+}
+
+// G_3(n) as an OEIS-style b-file, its distance from n/2 summarised, and two plots.
+void write_grundy_three(Writer& writer) {
+  const int last = writer.full() ? 30'000 : 10'000;
+  const std::vector<std::uint32_t> g = nim::grundy_values(3, last, writer.target().threads);
+  const std::string what = fmt::format("nim grundy --k 3 --upto {}", last);
+
+  std::string bfile, data;
+  std::map<long, int> offsets;  // G_3(n) - floor(n/2) -> how many n, sporadic ones apart
+  int sporadic_count = 0;
+  std::string sporadic;
+  for (int n = 1; n <= last; ++n) {
+    const long offset = static_cast<long>(g[n - 1]) - n / 2;
+    bfile += fmt::format("{} {}\n", n, g[n - 1]);
+    data += fmt::format("{} {} {}\n", n, g[n - 1], offset);
+    if (offset >= -2) {
+      ++offsets[offset];
+    } else {
+      ++sporadic_count;
+      sporadic += fmt::format("| {} | {} | {} |\n", n, g[n - 1], offset);
+    }
+  }
+  writer.commented("nim/grundy3.b", "Scatterstone Nim: G_3(n), the value of one pile of n", what,
+                   bfile);
+
+  std::string md = fmt::format(
+      "G_3(n) is the value of one pile of n stones when a move splits a pile into 2 or 3 "
+      "piles: the mex over every such split of the xor of the parts' values. The full list "
+      "for n <= {} is in [grundy3.b](grundy3.b). In this range G_3(n) stays within a few "
+      "units of n/2, except at the sporadic n listed below.\n\n"
+      "| G_3(n) - floor(n/2) | how many n <= {} |\n|---:|---:|\n",
+      last, last);
+  for (const auto& [offset, count] : offsets) md += fmt::format("| {} | {} |\n", offset, count);
+  md += fmt::format("| below -2 (sporadic) | {} |\n", sporadic_count);
+  md += fmt::format(
+      "\nSporadic values (G_3(n) - floor(n/2) < -2):\n\n| n | G_3(n) | G_3(n) - floor(n/2) |\n"
+      "|---:|---:|---:|\n{}",
+      sporadic);
+  writer.markdown("nim/grundy3.md", "Scatterstone Nim: G_3(n)", what, md);
+
+  // noenhanced: the underscore in G_3 is text, not a subscript.
+  const std::string block = "set termoption noenhanced\n$g << EOD\n" + data + "EOD\n";
+  writer.plot("nim/grundy3.svg", "Scatterstone Nim: G_3(n) against n",
+              block + fmt::format("set title 'Scatterstone Nim, k = 3: G_3(n), n <= {}'\n"
+                                  "set xlabel 'n'\nset ylabel 'G_3(n)'\nunset key\n"
+                                  "plot $g using 1:2 with lines",
+                                  last));
+  // The first few hundred n show the pattern; more points would only blacken the band.
+  constexpr int offset_plot_n = 600;
+  writer.plot("nim/grundy3_offset.svg", "Scatterstone Nim: G_3(n) - floor(n/2) for small n",
+              block + fmt::format("set title 'Scatterstone Nim, k = 3: G_3(n) - floor(n/2), "
+                                  "n <= {} (sporadic values below the frame)'\n"
+                                  "set xlabel 'n'\nset ylabel 'G_3(n) - floor(n/2)'\n"
+                                  "set yrange [-3.5:4.5]\nunset key\n"
+                                  "plot $g every ::0::{} using 1:3 with points "
+                                  "pointtype 7 pointsize 0.5",
+                                  offset_plot_n, offset_plot_n - 1));
+}
+
+}  // namespace
+
+void write_nim(Writer& writer) {
+  write_f_table(writer);
+  write_g(writer);
+  write_grundy_three(writer);
+}
+
+}  // namespace piles::results
