@@ -61,42 +61,64 @@ class TwoWayTable {
   std::size_t first_live_ = 0;
 };
 
-// reach[v] bit j: value v is an option of s + j through a split whose rest is at most s.
-// Only values below the table's width can arise that way.
-void reach_from_known(const TwoWayTable& table, const std::vector<std::uint32_t>& g, int s,
-                      int threads, std::vector<std::uint64_t>& reach) {
-  const int width = static_cast<int>(table.width());
-  reach.assign(width, 0);
-  if (s < block) return;
-  const int last_a = (s + block - 1) / 3;
-  constexpr int chunk = 1024;  // values per task: reach and two table slices stay in L1/L2
+// word(v) bit j: value v is an option of s + j through a split whose rest is at most s. Only
+// values below the table's width at the batch's start arise that way. Values up to a little
+// above the largest so far are computed at the start, in parallel; the rare larger ones, one
+// word at a time when asked for (a mex near n/2 would leave most of a wide table unread).
+class KnownReach {
+ public:
+  KnownReach(const TwoWayTable& table, const std::vector<std::uint32_t>& g, int s,
+             std::uint32_t largest, int threads)
+      : table_(table), g_(g), s_(s), last_a_(s < block ? 0 : (s + block - 1) / 3) {
+    const int width = static_cast<int>(table.width());
+    reach_.assign(width, 0);
+    computed_ = std::min<std::int64_t>(width, std::int64_t{largest} + 2 * block);
+    constexpr int chunk = 1024;  // values per task: reach and two table slices stay in cache
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
-  for (int lo = 0; lo < width; lo += chunk) {
-    const int hi = std::min(width, lo + chunk);
-    for (int a = 1; a <= last_a; ++a) {
+    for (int lo = 0; lo < computed_; lo += chunk) fill(lo, std::min<int>(computed_, lo + chunk));
+  }
+
+  bool has(std::uint32_t v, int j) {
+    if (v >= reach_.size()) return false;
+    while (v >= computed_) {
+      const int hi = std::min<int>(reach_.size(), computed_ + block);
+      fill(computed_, hi);
+      computed_ = hi;
+    }
+    return reach_[v] >> j & 1;
+  }
+
+ private:
+  void fill(int lo, int hi) {
+    for (int a = 1; a <= last_a_; ++a) {
       // Bits s - a .. s - a + 63 of a row: the rests n - a of the batch's n = s .. s + 63.
-      const int c = (s - a) / block, shift = (s - a) % block;
-      const std::uint64_t* low = table.column(c);
-      const std::uint64_t* high = table.column(c + 1);
-      const std::uint32_t ga = g[a];
+      const int c = (s_ - a) / block, shift = (s_ - a) % block;
+      const std::uint64_t* low = table_.column(c);
+      const std::uint64_t* high = table_.column(c + 1);
+      const std::uint32_t ga = g_[a];
       if (shift == 0) {
-        for (int v = lo; v < hi; ++v) reach[v] |= low[v ^ ga];
+        for (int v = lo; v < hi; ++v) reach_[v] |= low[v ^ ga];
       } else {
         for (int v = lo; v < hi; ++v)
-          reach[v] |= low[v ^ ga] >> shift | high[v ^ ga] << (block - shift);
+          reach_[v] |= low[v ^ ga] >> shift | high[v ^ ga] << (block - shift);
       }
     }
   }
-}
 
-// Smallest value that no split of n reaches; j = n - s is n's bit in reach.
+  const TwoWayTable& table_;
+  const std::vector<std::uint32_t>& g_;
+  int s_, last_a_;
+  std::int64_t computed_;
+  std::vector<std::uint64_t> reach_;
+};
+
+// Smallest value that no split of n reaches; n = s + j.
 std::uint32_t mex_of(int n, int s, const TwoWayTable& table, const std::vector<std::uint32_t>& g,
-                     const std::vector<std::uint64_t>& reach) {
+                     KnownReach& known) {
   const int j = n - s;
   const int last_a = std::min(j - 1, n / 3);  // splits whose rest lies inside the batch
   for (std::uint32_t v = 0;; ++v) {
-    if (v < reach.size() && (reach[v] >> j & 1)) continue;
-    if (table.has(n, v)) continue;
+    if (known.has(v, j) || table.has(n, v)) continue;
     bool found = false;
     for (int a = 1; a <= last_a && !found; ++a) found = table.has(n - a, v ^ g[a]);
     if (!found) return v;
@@ -108,16 +130,17 @@ std::uint32_t mex_of(int n, int s, const TwoWayTable& table, const std::vector<s
 std::vector<std::uint32_t> grundy_three(int upto, int threads, Progress* progress) {
   std::vector<std::uint32_t> g(upto + 1, 0);  // g[i] = G_3(i); G(1) = 0, g[0] is unused
   TwoWayTable table(upto);
-  std::vector<std::uint64_t> reach;
+  std::uint32_t largest = 0;
   for (int s = 0; s <= upto; s += block) {
     if (s >= 2) table.add(s, g);
     table.release_below(s - (s + block - 1) / 3);
-    reach_from_known(table, g, s, threads, reach);
+    KnownReach known(table, g, s, largest, threads);
     const int end = std::min(s + block - 1, upto);
     for (int n = std::max(s, 2); n <= end; ++n) {
       if (n > s) table.add(n, g);
-      g[n] = mex_of(n, s, table, g, reach);
+      g[n] = mex_of(n, s, table, g, known);
       table.fit(g[n]);
+      largest = std::max(largest, g[n]);
     }
     if (progress) progress->add(end - std::max(s, 1) + 1);
   }
