@@ -73,9 +73,11 @@ class KnownReach {
     const int width = static_cast<int>(table.width());
     reach_.assign(width, 0);
     computed_ = std::min<std::int64_t>(width, std::int64_t{largest} + 2 * block);
-    constexpr int chunk = 1024;  // values per task: reach and two table slices stay in cache
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
-    for (int lo = 0; lo < computed_; lo += chunk) fill(lo, std::min<int>(computed_, lo + chunk));
+    // Each thread takes one contiguous range of values: equal shares, and the table slices it
+    // reads stay contiguous too. Small batches are not worth waking threads for.
+    const bool parallel = computed_ * last_a_ >= (std::int64_t{1} << 18);
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+    for (int lo = 0; lo < computed_; lo += block) fill(lo, std::min<int>(computed_, lo + block));
   }
 
   bool has(std::uint32_t v, int j) {
