@@ -1,12 +1,19 @@
 #include <fmt/format.h>
 
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <string>
 
+#include "core/bulgarian.hpp"
+#include "host/bulgarian/analysis.hpp"
+#include "host/bulgarian/graph.hpp"
+#include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "host/cli/commands.hpp"
+#include "host/common/error.hpp"
 #include "host/common/output.hpp"
+#include "host/common/parse.hpp"
 
 namespace piles::cli {
 namespace {
@@ -32,6 +39,119 @@ void run_trace(const std::string& text, const CommonOptions& common) {
   }
 }
 
+struct AnalyzeOptions {
+  std::string range;
+  std::string engine = "auto";
+};
+
+void print_analysis(const bulgarian::Analysis& a, bool quiet) {
+  std::string lengths;
+  for (const auto& [length, count] : a.cycle_lengths)
+    lengths += fmt::format("{}length {}: {}", lengths.empty() ? "" : ", ", length, count);
+  const int formula = bulgarian::griggs_ho(a.n);
+  fmt::print(
+      "n = {}\n"
+      "  partitions         {}\n"
+      "  cycles             {}  ({})\n"
+      "  longest transient  {} moves, {} partition{}\n"
+      "  Griggs-Ho formula  {}  ({})\n"
+      "  Garden of Eden     {}\n",
+      a.n, a.partitions, a.cycles, lengths, a.max_transient(), a.max_transient_count(),
+      a.max_transient_count() == 1 ? "" : "s", formula, a.conjecture_holds() ? "holds" : "FAILS",
+      a.garden_of_eden);
+  if (!quiet) {
+    std::string histogram;
+    for (std::size_t d = 0; d < a.transient_histogram.size(); ++d)
+      histogram += fmt::format("{}{}:{}", d == 0 ? "" : " ", d, a.transient_histogram[d]);
+    fmt::print("  moves to cycle     {}\n  engine             {}, {}, {} thread{}, {:.3f} s\n",
+               histogram, bulgarian::engine_name(a.engine), a.target.device, a.target.threads,
+               a.target.threads == 1 ? "" : "s", a.seconds);
+  }
+  std::fflush(stdout);
+}
+
+// Each n is printed as soon as it is done, so an interrupted range keeps what it printed.
+void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
+  const IntRange range = parse_int_range(options.range, "n", 1, bulgarian::analyze_max_n);
+  const RunTarget target = resolve_backend(common);
+  bulgarian::choose_engine(options.engine, static_cast<int>(range.first), target);
+  for (auto n = range.first; n <= range.last; ++n) {
+    const int size = static_cast<int>(n);
+    const bulgarian::Analysis a = bulgarian::analyze(
+        size, bulgarian::choose_engine(options.engine, size, target), target, common.quiet);
+    if (common.json)
+      emit_json(bulgarian::to_json(a));
+    else
+      print_analysis(a, common.quiet);
+  }
+}
+
+struct GraphOptions {
+  int n = 0;
+  std::string format = "dot";
+  std::string out;
+};
+
+struct RandomOptions {
+  std::string n;
+  std::string p;
+  std::string runs = "1000";
+  std::string steps = "1000";
+  std::string seed = "1";
+  std::string start;
+  std::string plot;
+};
+
+bulgarian::RandomSpec parse_random(const RandomOptions& o) {
+  bulgarian::RandomSpec spec;
+  const int n = static_cast<int>(parse_int(o.n, "n", 1, partition::max_n));
+  spec.p = [&] {
+    std::size_t used = 0;
+    double p = -1;
+    try {
+      p = std::stod(o.p, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != o.p.size() || !(p > 0 && p <= 1))
+      throw UsageError(fmt::format("--p: '{}' is not a probability in (0, 1]", o.p));
+    return p;
+  }();
+  spec.runs = static_cast<std::uint64_t>(parse_int(o.runs, "--runs", 1, std::int64_t{1} << 40));
+  spec.steps = static_cast<std::uint64_t>(parse_int(o.steps, "--steps", 0, std::int64_t{1} << 40));
+  spec.seed = static_cast<std::uint64_t>(
+      parse_int(o.seed, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
+  spec.start = o.start.empty() ? std::vector<int>{n} : bulgarian::parse_partition(o.start);
+  const int total = std::accumulate(spec.start.begin(), spec.start.end(), 0);
+  if (total != n)
+    throw UsageError(fmt::format("--start: '{}' has {} cards, not n = {}", o.start, total, n));
+  return spec;
+}
+
+void run_random(const RandomOptions& options, const CommonOptions& common) {
+  const bulgarian::RandomResult r =
+      bulgarian::run_random(parse_random(options), resolve_backend(common));
+  if (!options.plot.empty()) bulgarian::plot_random(r, options.plot);
+  if (common.json) {
+    emit_json(bulgarian::to_json(r));
+    return;
+  }
+  std::string mean;
+  for (const double v : r.mean_shape())
+    mean += fmt::format("{}{:.3f}", mean.empty() ? "" : ", ", v);
+  fmt::print(
+      "n = {}, p = {}, {} steps from {}, {} runs, seed {}\n"
+      "  mean shape          ({})\n"
+      "  triangle            {}\n"
+      "  distance            {:.3f}  (sum of |mean - triangle| over the piles)\n"
+      "  mean piles          {:.3f}\n",
+      r.n, r.spec.p, r.spec.steps, paren_list(r.spec.start), r.spec.runs, r.spec.seed, mean,
+      paren_list(r.triangle()), r.distance_to_triangle(), r.mean_piles());
+  if (!common.quiet)
+    fmt::print("  backend             {}, {} thread{}, {:.3f} s\n", r.target.device,
+               r.target.threads, r.target.threads == 1 ? "" : "s", r.seconds);
+}
+
 }  // namespace
 
 void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
@@ -44,6 +164,39 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
       bulgarian->add_subcommand("trace", "Play from one partition until a partition repeats");
   trace->add_option("PARTITION", *start, "Comma-separated positive parts, e.g. 5,2,2")->required();
   trace->callback([start, &common] { run_trace(*start, common); });
+
+  auto analyze = std::make_shared<AnalyzeOptions>();
+  CLI::App* analyze_cmd = bulgarian->add_subcommand(
+      "analyze", "Cycles, longest transient, Garden of Eden and transient histogram for each n");
+  analyze_cmd->add_option("N", analyze->range, "n, or a range N..M")->required();
+  analyze_cmd->add_option("--engine", analyze->engine,
+                          "auto | forward | backward (auto: the faster for the size)");
+  analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
+
+  auto graph = std::make_shared<GraphOptions>();
+  auto graph_n = std::make_shared<std::string>();
+  CLI::App* graph_cmd = bulgarian->add_subcommand(
+      "graph", "The transition graph of every partition of n, through Graphviz");
+  graph_cmd->add_option("N", *graph_n, "n (p(n) at most 5000, so n <= 29)")->required();
+  graph_cmd->add_option("--format", graph->format, "dot | svg | png (default dot)");
+  graph_cmd->add_option("-o,--output", graph->out, "File to write (default stdout)");
+  graph_cmd->callback([graph, graph_n] {
+    bulgarian::write_graph(static_cast<int>(parse_int(*graph_n, "n", 1, partition::max_n)),
+                           graph->format, graph->out);
+  });
+
+  auto random = std::make_shared<RandomOptions>();
+  CLI::App* random_cmd = bulgarian->add_subcommand(
+      "random", "The stochastic game: each pile gives a card with probability p");
+  random_cmd->add_option("N", random->n, "Number of cards")->required();
+  random_cmd->add_option("--p", random->p, "Probability that a pile gives a card, in (0, 1]")
+      ->required();
+  random_cmd->add_option("--runs", random->runs, "Independent chains (default 1000)");
+  random_cmd->add_option("--steps", random->steps, "Moves per chain (default 1000)");
+  random_cmd->add_option("--seed", random->seed, "Seed; same seed, same result (default 1)");
+  random_cmd->add_option("--start", random->start, "Start partition (default one pile of n)");
+  random_cmd->add_option("--plot", random->plot, "Also draw the mean shape to this SVG file");
+  random_cmd->callback([random, &common] { run_random(*random, common); });
 }
 
 }  // namespace piles::cli

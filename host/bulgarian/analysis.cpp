@@ -1,0 +1,165 @@
+#include "host/bulgarian/analysis.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "core/bulgarian.hpp"
+#include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/forward.hpp"
+#include "host/common/error.hpp"
+#include "host/common/partition_table.hpp"
+#include "host/common/progress.hpp"
+#ifdef PILES_HAVE_CUDA
+#include "kernels/bulgarian_forward.hpp"
+#endif
+
+namespace piles::bulgarian {
+namespace {
+
+// Walks handed out at the start: a few per CPU thread (threads that run dry split busy walks);
+// on a GPU the round driver splits walks until it has enough.
+constexpr std::size_t subtrees_per_cpu_thread = 16;
+constexpr std::size_t gpu_subtrees = std::size_t{1} << 16;
+
+std::uint64_t host_memory() {
+  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+}
+
+void trim(std::vector<std::uint64_t>& histogram) {
+  while (histogram.size() > 1 && histogram.back() == 0) histogram.pop_back();
+}
+
+void run_backward(int n, const RunTarget& target, bool quiet, Analysis& a) {
+  const bool gpu = target.backend == Backend::gpu;
+  ForestTop top = expand_forest(n, gpu ? gpu_subtrees : subtrees_per_cpu_thread * target.threads);
+  ForestCounts counts = std::move(top.counts);
+  if (gpu) {
+    counts.merge(walk_subtrees_gpu(std::move(top.subtrees), depth_bound(n)));
+  } else {
+    Progress progress(fmt::format("n = {}", n), a.partitions, "partitions", quiet);
+    progress.add(counts.nodes());
+    counts.merge(
+        walk_subtrees_cpu(std::move(top.subtrees), depth_bound(n), target.threads, &progress));
+  }
+  if (counts.nodes() != a.partitions)
+    throw std::runtime_error(fmt::format("n = {}: the backward walk visited {} partitions, not {}",
+                                         n, counts.nodes(), a.partitions));
+  a.transient_histogram = std::move(counts.histogram);
+  a.garden_of_eden = counts.leaves;
+  a.cycle_ranks = std::move(top.root_ranks);
+}
+
+void run_forward(const PartitionTable& table, const RunTarget& target, Analysis& a) {
+  ForwardCounts counts;
+  if (target.backend == Backend::gpu) {
+#ifdef PILES_HAVE_CUDA
+    check_forward_size(table.n(), gpu::free_device_memory(), "free GPU memory");
+    gpu::ForwardResult r = gpu::bulgarian_forward(table.view());
+    counts = {std::move(r.histogram), r.garden_of_eden, std::move(r.cycle_ranks)};
+#endif
+  } else {
+    check_forward_size(table.n(), host_memory() / 2, "half the host memory");
+    counts = forward_cpu(table, target.threads);
+  }
+  a.transient_histogram = std::move(counts.histogram);
+  a.garden_of_eden = counts.garden_of_eden;
+  a.cycle_ranks = std::move(counts.cycle_ranks);
+}
+
+}  // namespace
+
+const char* engine_name(Engine engine) {
+  return engine == Engine::forward ? "forward" : "backward";
+}
+
+bool Analysis::conjecture_holds() const {
+  return max_transient() == griggs_ho(n);
+}
+
+bool Analysis::same_structure(const Analysis& o) const {
+  return n == o.n && partitions == o.partitions && cycles == o.cycles &&
+         cycle_lengths == o.cycle_lengths && cycle_ranks == o.cycle_ranks &&
+         transient_histogram == o.transient_histogram && garden_of_eden == o.garden_of_eden;
+}
+
+Engine choose_engine(std::string_view name, int n, const RunTarget& target) {
+  if (name == "forward") return Engine::forward;
+  if (name == "backward") return Engine::backward;
+  if (name != "auto")
+    throw UsageError(fmt::format("--engine: '{}' is not one of auto, forward, backward", name));
+  (void)n;
+  (void)target;
+  return Engine::backward;
+}
+
+void count_cycles(int n, Analysis& a) {
+  const PartitionTable table(n);
+  const auto& on_cycle = a.cycle_ranks;
+  std::vector<part_t> cur(n + 1), next(n + 2);
+  a.cycles = 0;
+  a.cycle_lengths.clear();
+  for (const std::uint64_t start : on_cycle) {
+    int len = partition::unrank(table.view(), start, cur.data());
+    bool smallest = true;
+    int length = 0;
+    for (std::uint64_t r = start; length == 0 || r != start;) {
+      len = partition::bulgarian_move(cur.data(), len, next.data());
+      std::swap(cur, next);
+      r = partition::rank(table.view(), cur.data(), len);
+      if (!std::binary_search(on_cycle.begin(), on_cycle.end(), r) ||
+          ++length > static_cast<int>(on_cycle.size()))
+        throw std::runtime_error(fmt::format("n = {}: rank {} is not on a cycle", n, start));
+      smallest = smallest && r >= start;
+    }
+    if (smallest) {
+      ++a.cycles;
+      ++a.cycle_lengths[length];
+    }
+  }
+}
+
+Analysis analyze(int n, Engine engine, const RunTarget& target, bool quiet) {
+  if (n < 1 || n > analyze_max_n)
+    throw UsageError(fmt::format("n = {} is out of range (1..{})", n, analyze_max_n));
+  const auto start = std::chrono::steady_clock::now();
+  const PartitionTable table(n);
+  Analysis a;
+  a.n = n;
+  a.partitions = table.count();
+  a.engine = engine;
+  a.target = target;
+  if (engine == Engine::backward)
+    run_backward(n, target, quiet, a);
+  else
+    run_forward(table, target, a);
+  trim(a.transient_histogram);
+  count_cycles(n, a);
+  a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return a;
+}
+
+nlohmann::json to_json(const Analysis& a) {
+  nlohmann::json lengths = nlohmann::json::object();
+  for (const auto& [length, count] : a.cycle_lengths) lengths[std::to_string(length)] = count;
+  return {{"n", a.n},
+          {"partitions", a.partitions},
+          {"cycles", a.cycles},
+          {"cycle_lengths", lengths},
+          {"max_transient", a.max_transient()},
+          {"max_transient_count", a.max_transient_count()},
+          {"garden_of_eden", a.garden_of_eden},
+          {"transient_histogram", a.transient_histogram},
+          {"griggs_ho", griggs_ho(a.n)},
+          {"conjecture_holds", a.conjecture_holds()},
+          {"engine", engine_name(a.engine)},
+          {"backend", backend_name(a.target.backend)},
+          {"device", a.target.device},
+          {"threads", a.target.threads},
+          {"seconds", a.seconds}};
+}
+
+}  // namespace piles::bulgarian

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/common/backend.hpp"
+
+namespace piles::bulgarian {
+
+// The backward walk runs for n up to 255 (parts and multiplicities then fit a byte, and the
+// number of cycle partitions stays below a million); the forward engine needs ranks below 2^32.
+inline constexpr int analyze_max_n = 255;
+
+enum class Engine { forward, backward };
+const char* engine_name(Engine engine);
+
+// The whole structure of B on the partitions of n.
+struct Analysis {
+  int n = 0;
+  std::uint64_t partitions = 0;
+  std::uint64_t cycles = 0;
+  std::map<int, std::uint64_t> cycle_lengths;      // length -> number of cycles
+  std::vector<std::uint64_t> cycle_ranks;          // ranks of the partitions on cycles, sorted
+  std::vector<std::uint64_t> transient_histogram;  // [d]: partitions d moves from their cycle
+  std::uint64_t garden_of_eden = 0;                // partitions with no predecessor
+
+  Engine engine = Engine::backward;
+  RunTarget target;
+  double seconds = 0;
+
+  int max_transient() const { return static_cast<int>(transient_histogram.size()) - 1; }
+  std::uint64_t max_transient_count() const { return transient_histogram.back(); }
+  bool conjecture_holds() const;
+  // Same counts, whatever engine or backend produced them.
+  bool same_structure(const Analysis& other) const;
+};
+
+// Parses --engine: forward | backward | auto. auto takes the faster engine for this n and
+// backend (the backward walk, except where the forward engine measured faster).
+Engine choose_engine(std::string_view name, int n, const RunTarget& target);
+
+// Runs one engine on one backend; throws UsageError for sizes the engine cannot take.
+Analysis analyze(int n, Engine engine, const RunTarget& target, bool quiet);
+
+nlohmann::json to_json(const Analysis& a);
+
+// Cycle count and lengths from the partitions on cycles, by playing each cycle once.
+void count_cycles(int n, Analysis& a);
+
+}  // namespace piles::bulgarian

@@ -1,0 +1,250 @@
+#include "host/bulgarian/backward.hpp"
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "core/partition.hpp"
+#include "host/common/output.hpp"
+#include "host/common/partition_table.hpp"
+#ifdef PILES_HAVE_CUDA
+#include "kernels/bulgarian_backward.hpp"
+#endif
+
+namespace piles::bulgarian {
+namespace {
+
+// Cycle length of a cycle partition, by playing it until it comes back; Brandt's theorem says
+// within k + 1 moves, and a partition that does not come back is not on a cycle at all.
+int cycle_length(const part_t* start, int len, int k) {
+  std::vector<part_t> cur(start, start + len), next;
+  for (int moves = 1; moves <= k + 1; ++moves) {
+    next.resize(cur.size() + 1);
+    next.resize(partition::bulgarian_move(cur.data(), static_cast<int>(cur.size()), next.data()));
+    std::swap(cur, next);
+    if (std::equal(cur.begin(), cur.end(), start, start + len)) return moves;
+  }
+  throw std::runtime_error(fmt::format("Brandt partition {} is not on a cycle",
+                                       paren_list(std::vector<int>(start, start + len))));
+}
+
+void push_predecessors(const ForestNode& node, int skip_parts, std::vector<ForestWalker>& out) {
+  for (int g = node.head; node.is_candidate(g); ++g) {
+    if (node.value(g) == skip_parts) continue;
+    ForestNode child = node;
+    child.descend(g);
+    out.push_back(ForestWalker::at(child));
+  }
+}
+
+// Thread-local tally; a depth beyond the histogram is remembered and reported at the end.
+struct Tally {
+  ForestCounts counts;
+  std::uint64_t visited = 0;
+  bool too_deep = false;
+
+  explicit Tally(int depth_limit) { counts.histogram.assign(depth_limit, 0); }
+  void operator()(int depth, bool leaf) {
+    ++visited;
+    counts.leaves += leaf;
+    if (depth < static_cast<int>(counts.histogram.size()))
+      ++counts.histogram[depth];
+    else
+      too_deep = true;
+  }
+
+  // Advances `w` by at most `budget` descents; the counters live in locals meanwhile so that
+  // the compiler keeps them in registers (histogram stores could alias the members).
+  bool walk(ForestWalker& w, std::uint64_t budget) {
+    std::uint64_t* hist = counts.histogram.data();
+    const int limit = static_cast<int>(counts.histogram.size());
+    std::uint64_t seen = 0, leaves = 0;
+    bool deep = false;
+    const bool done = walk_forest(w, budget, [&](int depth, bool leaf) {
+      ++seen;
+      leaves += leaf;
+      if (depth < limit)
+        ++hist[depth];
+      else
+        deep = true;
+    });
+    visited += seen;
+    counts.leaves += leaves;
+    too_deep = too_deep || deep;
+    return done;
+  }
+};
+
+void check_depth(bool too_deep) {
+  if (too_deep) throw std::runtime_error("a transient exceeds the depth bound");
+}
+
+}  // namespace
+
+void ForestCounts::merge(const ForestCounts& other) {
+  if (histogram.size() < other.histogram.size()) histogram.resize(other.histogram.size());
+  for (std::size_t d = 0; d < other.histogram.size(); ++d) histogram[d] += other.histogram[d];
+  leaves += other.leaves;
+}
+
+std::uint64_t ForestCounts::nodes() const {
+  std::uint64_t total = 0;
+  for (auto c : histogram) total += c;
+  return total;
+}
+
+int depth_bound(int n) {
+  return 2 * n + 2;
+}
+
+ForestTop expand_forest(int n, std::size_t min_subtrees) {
+  const int k = brandt_k(n), r = n - triangular(k);
+  const PartitionTable table(n);
+  ForestTop top;
+  Tally tally(depth_bound(n));
+
+  std::vector<ForestWalker> level, next;
+  part_t parts[partition::max_n + 1];
+  const std::uint64_t end = std::uint64_t{1} << (k + 1);
+  for (std::uint64_t mask = (std::uint64_t{1} << r) - 1; mask < end;
+       mask = r == 0 ? end : next_same_popcount(mask)) {
+    const int len = cycle_partition(k, mask, parts);
+    ++top.roots_by_cycle_length[cycle_length(parts, len, k)];
+    top.root_ranks.push_back(partition::rank(table.view(), parts, len));
+    ForestNode root;
+    root.assign(parts, len, 0);
+    tally(0, root.is_leaf());
+    push_predecessors(root, cycle_predecessor_parts(k, mask), level);
+  }
+  std::sort(top.root_ranks.begin(), top.root_ranks.end());
+
+  while (!level.empty() && level.size() < min_subtrees) {
+    next.clear();
+    for (const ForestWalker& w : level) {
+      tally(w.node.depth, w.node.is_leaf());
+      push_predecessors(w.node, -1, next);
+    }
+    std::swap(level, next);
+  }
+  check_depth(tally.too_deep);
+  top.counts = std::move(tally.counts);
+  top.subtrees = std::move(level);
+  return top;
+}
+
+bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out) {
+  ForestNode x = walk.node;
+  std::vector<int> chosen(x.depth - walk.base);  // per level: parts of the child taken
+  for (int i = static_cast<int>(chosen.size()) - 1; i >= 0; --i) {
+    chosen[i] = x.parts;
+    x.ascend();
+  }
+  for (const int v : chosen) {
+    int g = x.head;
+    while (x.value(g) != v) ++g;
+    if (x.is_candidate(g + 1)) {
+      for (int h = g + 1; x.is_candidate(h); ++h) {
+        ForestNode sibling = x;
+        sibling.descend(h);
+        out.push_back(ForestWalker::at(sibling));
+      }
+      walk.base = x.depth + 1;
+      return true;
+    }
+    x.descend(g);
+  }
+  return false;
+}
+
+ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
+                               Progress* progress) {
+  // Descents between two looks at whether another thread waits for work.
+  constexpr std::uint64_t check_every = 1 << 16;
+  std::mutex lock;
+  int idle = 0;
+  bool finished = false;
+  std::atomic<int> waiting{0};
+  ForestCounts total;
+  bool too_deep = false;
+#pragma omp parallel num_threads(threads)
+  {
+    Tally tally(depth_limit);
+    bool counted_idle = false;
+    for (;;) {
+      ForestWalker walk;
+      bool have = false, done = false;
+      {
+        std::lock_guard guard(lock);
+        if (!work.empty()) {
+          walk = work.back();
+          work.pop_back();
+          have = true;
+          if (counted_idle) --idle, counted_idle = false;
+        } else if (!counted_idle) {
+          ++idle, counted_idle = true;
+        }
+        finished = finished || (work.empty() && idle == threads);
+        done = finished;
+        waiting.store(idle, std::memory_order_relaxed);
+      }
+      if (done) break;
+      if (!have) {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+        continue;
+      }
+      for (;;) {
+        const std::uint64_t before = tally.visited;
+        const bool complete = tally.walk(walk, check_every);
+        if (progress) progress->add(tally.visited - before);
+        if (complete) break;
+        if (waiting.load(std::memory_order_relaxed) > 0) {
+          std::lock_guard guard(lock);
+          if (work.empty()) split_walk(walk, work);
+        }
+      }
+    }
+#pragma omp critical(piles_bulgarian_walk_merge)
+    {
+      total.merge(tally.counts);
+      too_deep = too_deep || tally.too_deep;
+    }
+  }
+  check_depth(too_deep);
+  return total;
+}
+
+ForestCounts walk_subtrees_gpu(std::vector<ForestWalker> work, int depth_limit) {
+#ifdef PILES_HAVE_CUDA
+  ForestCounts total;
+  std::vector<ForestWalker> unfinished;
+  while (!work.empty()) {
+    const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit);
+    total.merge({round.histogram, round.leaves});
+    check_depth(round.too_deep);
+    unfinished.clear();
+    for (std::size_t i = 0; i < work.size(); ++i)
+      if (!round.done[i]) unfinished.push_back(work[i]);
+    // Split the walks still running until the next round has enough of them again.
+    work = unfinished;
+    for (bool split = true; split && !work.empty() && work.size() < gpu::walks_per_round();) {
+      split = false;
+      std::vector<ForestWalker> given;
+      for (ForestWalker& walk : work) split |= split_walk(walk, given);
+      work.insert(work.end(), given.begin(), given.end());
+    }
+  }
+  return total;
+#else
+  (void)work;
+  (void)depth_limit;
+  throw std::logic_error("walk_subtrees_gpu in a build without CUDA");
+#endif
+}
+
+}  // namespace piles::bulgarian

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "core/bulgarian.hpp"
+#include "host/common/progress.hpp"
+
+namespace piles::bulgarian {
+
+// Depth histogram and Garden-of-Eden count of some part of the predecessor forest.
+struct ForestCounts {
+  std::vector<std::uint64_t> histogram;
+  std::uint64_t leaves = 0;
+  void merge(const ForestCounts& other);
+  std::uint64_t nodes() const;
+};
+
+// Histogram length for n: every transient is below it (Etienne: at most k^2 - k moves for
+// n <= T_k, and k^2 - k < 2n); the walkers check it anyway.
+int depth_bound(int n);
+
+// The top of the forest, walked on the host: the roots are Brandt's cycle partitions, each
+// without its cycle predecessor; levels are expanded until at least `min_subtrees` nodes wait,
+// or none are left.
+struct ForestTop {
+  ForestCounts counts;                    // the nodes expanded here
+  std::vector<std::uint64_t> root_ranks;  // sorted
+  std::map<int, std::uint64_t> roots_by_cycle_length;
+  std::vector<ForestWalker> subtrees;  // fresh walks, each over everything below its node
+};
+ForestTop expand_forest(int n, std::size_t min_subtrees);
+
+// Hands the untaken siblings at the shallowest level of the walk's path to `out` as fresh walks
+// and narrows the walk to the subtree below that level. The path is not stored: it is found by
+// climbing with forward moves and coming down again. Returns false when nothing is left to give.
+bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out);
+
+// Walks every subtree on CPU threads; a thread that runs dry makes a busy one split its walk.
+ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
+                               Progress* progress);
+
+// The same on the GPU, in rounds: each walk gets a budget of moves, and walks left unfinished
+// are split on the host before the next round, so no single subtree holds up the device.
+ForestCounts walk_subtrees_gpu(std::vector<ForestWalker> work, int depth_limit);
+
+}  // namespace piles::bulgarian

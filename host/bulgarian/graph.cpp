@@ -1,0 +1,110 @@
+#include "host/bulgarian/graph.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "core/bulgarian.hpp"
+#include "core/partition.hpp"
+#include "host/bulgarian/forward.hpp"
+#include "host/common/error.hpp"
+#include "host/common/partition_table.hpp"
+
+extern char** environ;
+
+namespace piles::bulgarian {
+namespace {
+
+std::string label(const PartitionTable& table, std::uint64_t r) {
+  std::vector<partition::part_t> parts(table.n() + 1);
+  parts.resize(partition::unrank(table.view(), r, parts.data()));
+  return fmt::format("({})", fmt::join(parts, ", "));
+}
+
+// Runs `dot -T<format> <input> [-o <output>]` and waits for it.
+void run_dot(const std::string& format, const std::string& input, const std::string& output) {
+  std::vector<std::string> args = {"dot", "-T" + format, input};
+  if (!output.empty()) args.insert(args.end(), {"-o", output});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "dot", nullptr, nullptr, argv.data(), environ) != 0)
+    throw std::runtime_error("cannot run Graphviz `dot` (is graphviz installed?)");
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(fmt::format("Graphviz `dot -T{}` failed", format));
+}
+
+}  // namespace
+
+std::string graph_dot(int n) {
+  if (n < 1 || n > partition::max_n)
+    throw UsageError(fmt::format("n = {} is out of range (1..{})", n, partition::max_n));
+  const PartitionTable table(n);
+  if (table.count() > graph_max_partitions)
+    throw UsageError(
+        fmt::format("n = {}: {} partitions are too many to draw (at most {}, so n <= 29)", n,
+                    table.count(), graph_max_partitions));
+  const ForwardCounts counts = forward_cpu(table, 1);
+  const auto on_cycle = [&](std::uint64_t r) {
+    return std::binary_search(counts.cycle_ranks.begin(), counts.cycle_ranks.end(), r);
+  };
+  std::string dot = fmt::format(
+      "digraph bulgarian_{} {{\n"
+      "  label=\"Bulgarian solitaire, n = {}: {} partitions, cycle partitions shaded\";\n"
+      "  node [shape=rect, fontname=\"sans\", fontsize=10];\n"
+      "  edge [arrowsize=0.6];\n",
+      n, n, table.count());
+  for (std::uint64_t r = 0; r < table.count(); ++r) {
+    const std::string from = label(table, r);
+    const std::uint64_t next = successor_rank(table.view(), r);
+    if (on_cycle(r))
+      dot += fmt::format("  \"{}\" [style=filled, fillcolor=\"#f4a261\", penwidth=2];\n", from);
+    dot += fmt::format("  \"{}\" -> \"{}\"{};\n", from, label(table, next),
+                       on_cycle(r) ? " [color=\"#e76f51\", penwidth=2]" : "");
+  }
+  return dot + "}\n";
+}
+
+void write_graph(int n, const std::string& format, const std::string& path) {
+  if (format != "dot" && format != "svg" && format != "png")
+    throw UsageError(fmt::format("--format: '{}' is not one of dot, svg, png", format));
+  const std::string dot = graph_dot(n);
+  if (!path.empty() && !std::ofstream(path, std::ios::binary))
+    throw UsageError(fmt::format("-o: cannot write '{}'", path));
+  if (format == "dot" && path.empty()) {
+    std::fwrite(dot.data(), 1, dot.size(), stdout);
+    return;
+  }
+  if (format == "dot") {
+    std::ofstream out(path, std::ios::binary);
+    if (!(out << dot).flush()) throw UsageError(fmt::format("-o: cannot write '{}'", path));
+    return;
+  }
+  char name[] = "/tmp/piles_graph_XXXXXX";
+  const int fd = mkstemp(name);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary file for dot");
+  const bool written = write(fd, dot.data(), dot.size()) == static_cast<ssize_t>(dot.size());
+  close(fd);
+  try {
+    if (!written) throw std::runtime_error("cannot write the temporary dot file");
+    std::fflush(stdout);
+    run_dot(format, name, path);
+  } catch (...) {
+    unlink(name);
+    throw;
+  }
+  unlink(name);
+}
+
+}  // namespace piles::bulgarian

@@ -1,0 +1,117 @@
+#include <cub/block/block_reduce.cuh>
+
+#include "core/bulgarian.hpp"
+#include "kernels/bulgarian_backward.hpp"
+#include "kernels/device_buffer.cuh"
+
+namespace piles::gpu {
+namespace {
+
+using bulgarian::ForestWalker;
+
+constexpr int block_size = 128;
+// Descents per walk and round: long enough to hide the launch, short enough that the slowest
+// walk of a round does not keep the rest of the device waiting for long.
+constexpr std::uint64_t round_budget = std::uint64_t{1} << 20;
+
+struct Device {
+  int multiprocessors = 0;
+  int blocks_per_sm = 0;
+};
+
+Device device_shape(std::size_t shared_bytes);
+
+// Persistent threads: each takes the next walk from `next_walk` until none is left. Depths are
+// counted in a block-wide histogram in shared memory and added to the global one at the end.
+__global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count, std::uint8_t* done,
+                                  unsigned long long* next_walk, unsigned long long* histogram,
+                                  unsigned long long* leaves, int depth_limit, int* too_deep) {
+  extern __shared__ unsigned long long block_hist[];
+  for (int d = threadIdx.x; d < depth_limit; d += blockDim.x) block_hist[d] = 0;
+  __syncthreads();
+
+  unsigned long long my_leaves = 0;
+  bool deep = false;
+  for (;;) {
+    const unsigned long long i = atomicAdd(next_walk, 1ULL);
+    if (i >= count) break;
+    ForestWalker w = walks[i];
+    done[i] = bulgarian::walk_forest(w, round_budget, [&](int depth, bool leaf) {
+      my_leaves += leaf;
+      if (depth < depth_limit)
+        atomicAdd(&block_hist[depth], 1ULL);
+      else
+        deep = true;
+    });
+    walks[i] = w;
+  }
+  if (deep) *too_deep = 1;
+
+  using Reduce = cub::BlockReduce<unsigned long long, block_size>;
+  __shared__ typename Reduce::TempStorage temp;
+  const unsigned long long block_leaves = Reduce(temp).Sum(my_leaves);
+  if (threadIdx.x == 0) atomicAdd(leaves, block_leaves);
+  __syncthreads();
+  for (int d = threadIdx.x; d < depth_limit; d += blockDim.x)
+    if (block_hist[d]) atomicAdd(&histogram[d], block_hist[d]);
+}
+
+Device device_shape(std::size_t shared_bytes) {
+  Device d;
+  int index = 0;
+  PILES_CUDA_CHECK(cudaGetDevice(&index));
+  PILES_CUDA_CHECK(
+      cudaDeviceGetAttribute(&d.multiprocessors, cudaDevAttrMultiProcessorCount, index));
+  PILES_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &d.blocks_per_sm, walk_round_kernel, block_size, shared_bytes));
+  if (d.blocks_per_sm < 1) d.blocks_per_sm = 1;
+  return d;
+}
+
+}  // namespace
+
+std::size_t walks_per_round() {
+  const Device d = device_shape(0);
+  return static_cast<std::size_t>(d.multiprocessors) * d.blocks_per_sm * block_size * 4;
+}
+
+ForestRound bulgarian_walk_round(std::vector<ForestWalker>& walks, int depth_limit) {
+  ForestRound round;
+  round.histogram.assign(depth_limit, 0);
+  round.done.assign(walks.size(), 1);
+  if (walks.empty()) return round;
+
+  DeviceBuffer<ForestWalker> d_walks(walks);
+  DeviceBuffer<std::uint8_t> d_done(walks.size());
+  DeviceBuffer<unsigned long long> d_counters(2);  // next walk, leaves
+  DeviceBuffer<unsigned long long> d_hist(depth_limit);
+  DeviceBuffer<int> d_too_deep(1);
+  d_counters.fill_zero();
+  d_hist.fill_zero();
+  d_too_deep.fill_zero();
+
+  const std::size_t shared = sizeof(unsigned long long) * depth_limit;
+  const Device d = device_shape(shared);
+  const std::size_t blocks_needed = (walks.size() + block_size - 1) / block_size;
+  const int grid = static_cast<int>(std::min<std::size_t>(
+      blocks_needed, static_cast<std::size_t>(d.multiprocessors) * d.blocks_per_sm));
+  walk_round_kernel<<<grid, block_size, shared>>>(
+      d_walks.data(), walks.size(), d_done.data(), d_counters.data(), d_hist.data(),
+      d_counters.data() + 1, depth_limit, d_too_deep.data());
+  PILES_CUDA_CHECK_LAUNCH();
+  PILES_CUDA_CHECK(cudaDeviceSynchronize());
+
+  d_walks.copy_to(walks.data(), walks.size());
+  d_done.copy_to(round.done.data(), walks.size());
+  std::vector<unsigned long long> hist(depth_limit), counters(2);
+  d_hist.copy_to(hist.data(), hist.size());
+  d_counters.copy_to(counters.data(), 2);
+  int too_deep = 0;
+  d_too_deep.copy_to(&too_deep, 1);
+  round.histogram.assign(hist.begin(), hist.end());
+  round.leaves = counters[1];
+  round.too_deep = too_deep != 0;
+  return round;
+}
+
+}  // namespace piles::gpu

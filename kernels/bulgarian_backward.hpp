@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/bulgarian.hpp"
+
+namespace piles::gpu {
+
+struct ForestRound {
+  std::vector<std::uint64_t> histogram;  // [d]: partitions visited at distance d from the cycle
+  std::uint64_t leaves = 0;              // Garden-of-Eden partitions among them
+  std::vector<std::uint8_t> done;        // per walk: its subtree is finished
+  bool too_deep = false;                 // some depth reached the histogram's length
+};
+
+// How many walks a round should hold to keep the device busy (several per resident thread).
+std::size_t walks_per_round();
+
+// One round of the backward engine on the GPU: persistent threads take walks from an atomic
+// counter and advance each by at most a fixed budget of moves with bulgarian::walk_forest;
+// `walks` is updated in place so unfinished ones can be split and resumed.
+ForestRound bulgarian_walk_round(std::vector<bulgarian::ForestWalker>& walks, int depth_limit);
+
+}  // namespace piles::gpu

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/partition.hpp"
+
+namespace piles::gpu {
+
+struct ForwardResult {
+  std::vector<std::uint64_t> histogram;    // partitions per distance to their cycle
+  std::uint64_t garden_of_eden = 0;        // ranks no partition moves to
+  std::vector<std::uint64_t> cycle_ranks;  // sorted
+};
+
+// The forward engine on the GPU (n <= bulgarian::forward_max_n): successor of every rank,
+// pointer doubling onto the cycles, in-degrees and level-synchronous depths, with Thrust and
+// CUB doing the reductions.
+ForwardResult bulgarian_forward(partition::CountView table);
+
+// Bytes free on the device now.
+std::uint64_t free_device_memory();
+
+}  // namespace piles::gpu

@@ -1,0 +1,114 @@
+// analyze, graph and random through the real binary: JSON keys and values, and bad input
+// answered with one line and exit status 2.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/run_piles.hpp"
+
+namespace {
+
+using piles::testing::run_piles;
+using piles::testing::slurp;
+
+TEST(BulgarianCli, AnalyzeJsonHasTheContractKeys) {
+  const auto r = run_piles("bulgarian analyze 10 --json --threads 2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  for (const char* key : {"n", "partitions", "cycles", "cycle_lengths", "max_transient",
+                          "max_transient_count", "garden_of_eden", "transient_histogram",
+                          "conjecture_holds", "engine", "backend", "seconds"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  // n = 10 is triangular: one fixed point, D(T_4) = 4^2 - 4 = 12, reached by 3 partitions
+  // (seed 000's picture), and p(7) - p(1) = 14 partitions with no predecessor.
+  EXPECT_EQ(j["partitions"], 42);
+  EXPECT_EQ(j["cycles"], 1);
+  EXPECT_EQ(j["cycle_lengths"]["1"], 1);
+  EXPECT_EQ(j["max_transient"], 12);
+  EXPECT_EQ(j["max_transient_count"], 3);
+  EXPECT_EQ(j["garden_of_eden"], 14);
+  EXPECT_EQ(j["conjecture_holds"], true);
+  EXPECT_EQ(j["backend"], "cpu");
+}
+
+TEST(BulgarianCli, AnalyzeRangePrintsOneObjectPerN) {
+  const auto r = run_piles("bulgarian analyze 6..8 --json --engine forward");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<int> ns;
+  while (std::getline(lines, line)) ns.push_back(nlohmann::json::parse(line)["n"]);
+  EXPECT_EQ(ns, (std::vector<int>{6, 7, 8}));
+}
+
+TEST(BulgarianCli, AnalyzeHumanOutput) {
+  const auto r = run_piles("bulgarian analyze 8");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("cycles             2  (length 2: 1, length 4: 1)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("moves to cycle"), std::string::npos);
+}
+
+TEST(BulgarianCli, GraphDotAndSvg) {
+  const auto dot = run_piles("bulgarian graph 6");
+  ASSERT_EQ(dot.status, 0) << dot.err;
+  EXPECT_NE(dot.out.find("\"(6)\" -> \"(5, 1)\""), std::string::npos);
+  EXPECT_NE(dot.out.find("\"(3, 2, 1)\" [style=filled"), std::string::npos);
+
+  char dir_template[] = "/tmp/piles_graph_test_XXXXXX";
+  const std::string file = std::string(mkdtemp(dir_template)) + "/g.svg";
+  const auto svg = run_piles("bulgarian graph 7 --format svg -o " + file);
+  ASSERT_EQ(svg.status, 0) << svg.err;
+  EXPECT_NE(slurp(file).find("<svg"), std::string::npos);
+  std::system(("rm -rf " + std::string(dir_template)).c_str());
+}
+
+TEST(BulgarianCli, RandomIsReproducibleAcrossThreadCounts) {
+  const std::string args = "bulgarian random 15 --p 0.3 --runs 500 --steps 80 --seed 9 --json";
+  const auto a = run_piles(args + " --threads 1");
+  const auto b = run_piles(args + " --threads 2");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(a.json()["shape_sums"], b.json()["shape_sums"]);
+  EXPECT_EQ(a.json()["mean_shape"], b.json()["mean_shape"]);
+  EXPECT_EQ(a.json()["triangle"], (nlohmann::json{5, 4, 3, 2, 1}));
+}
+
+struct BadInput {
+  const char* args;
+  const char* named;  // the bad value the message must name
+};
+
+TEST(BulgarianCli, BadInputExitsTwoWithOneLine) {
+  const BadInput cases[] = {
+      {"bulgarian analyze 0", "'0'"},
+      {"bulgarian analyze 256", "'256'"},
+      {"bulgarian analyze ten", "'ten'"},
+      {"bulgarian analyze 9..3", "'9..3'"},
+      {"bulgarian analyze 10 --engine sideways", "'sideways'"},
+      {"bulgarian analyze 128 --engine forward", "n = 128"},
+      {"bulgarian graph 30", "n = 30"},
+      {"bulgarian graph 0", "'0'"},
+      {"bulgarian graph 6 --format jpg", "'jpg'"},
+      {"bulgarian graph 6 --format svg -o /nonexistent/dir/g.svg", "/nonexistent/dir/g.svg"},
+      {"bulgarian random 10 --p 0", "'0'"},
+      {"bulgarian random 10 --p 1.5", "'1.5'"},
+      {"bulgarian random 10 --p half", "'half'"},
+      {"bulgarian random 10 --p 0.5 --runs 0", "'0'"},
+      {"bulgarian random 10 --p 0.5 --steps -1", "'-1'"},
+      {"bulgarian random 10 --p 0.5 --start 5,4", "'5,4'"},
+      {"bulgarian random 0 --p 0.5", "'0'"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args);
+    const auto r = run_piles(c.args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("piles: error: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_NE(r.err.find(c.named), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,199 @@
+// The forward and backward engines against a plain brute force (successor map + walk) for
+// n <= 40, against each other, and the walker's own invariants.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "core/bulgarian.hpp"
+#include "host/bulgarian/analysis.hpp"
+#include "host/bulgarian/backward.hpp"
+#include "host/common/error.hpp"
+#include "host/common/partition_table.hpp"
+
+namespace piles::bulgarian {
+namespace {
+
+using Partition = std::vector<int>;
+
+RunTarget cpu(int threads) {
+  RunTarget t;
+  t.threads = threads;
+  return t;
+}
+
+// Seed 000's enumeration: parts in non-increasing order, by recursion.
+void all_partitions(int rest, int cap, Partition& cur, std::vector<Partition>& out) {
+  if (rest == 0) {
+    out.push_back(cur);
+    return;
+  }
+  for (int v = std::min(rest, cap); v >= 1; --v) {
+    cur.push_back(v);
+    all_partitions(rest - v, v, cur, out);
+    cur.pop_back();
+  }
+}
+
+Partition step(const Partition& p) {
+  Partition next = {static_cast<int>(p.size())};
+  for (int v : p)
+    if (v > 1) next.push_back(v - 1);
+  std::sort(next.begin(), next.end(), std::greater<>());
+  return next;
+}
+
+struct Brute {
+  std::uint64_t partitions = 0, cycles = 0, garden_of_eden = 0;
+  std::map<int, std::uint64_t> cycle_lengths;
+  std::set<Partition> on_cycle;
+  std::vector<std::uint64_t> histogram;
+};
+
+// Every start is played until a partition repeats; the repeat opens its cycle.
+Brute brute_force(int n) {
+  std::vector<Partition> all;
+  Partition cur;
+  all_partitions(n, n, cur, all);
+  std::map<Partition, Partition> succ;
+  std::set<Partition> image;
+  for (const auto& p : all) image.insert(succ[p] = step(p));
+  Brute b;
+  b.partitions = all.size();
+  std::map<Partition, int> transient;
+  for (const auto& start : all) {
+    std::map<Partition, int> seen;
+    Partition p = start;
+    int i = 0;
+    while (!seen.count(p)) {
+      seen[p] = i++;
+      p = succ[p];
+    }
+    transient[start] = seen[p];
+    for (Partition c = p;; c = succ[c]) {
+      b.on_cycle.insert(c);
+      if (succ[c] == p) break;
+    }
+  }
+  for (const auto& c : b.on_cycle) {
+    int length = 1;
+    bool smallest = true;
+    for (Partition x = succ[c]; x != c; x = succ[x], ++length) smallest = smallest && c < x;
+    if (smallest) ++b.cycles, ++b.cycle_lengths[length];
+  }
+  for (const auto& [p, t] : transient) {
+    if (static_cast<int>(b.histogram.size()) <= t) b.histogram.resize(t + 1);
+    ++b.histogram[t];
+  }
+  for (const auto& p : all) b.garden_of_eden += !image.count(p);
+  return b;
+}
+
+std::set<Partition> unranked(int n, const std::vector<std::uint64_t>& ranks) {
+  const PartitionTable table(n);
+  std::set<Partition> out;
+  std::vector<part_t> parts(n + 1);
+  for (const auto r : ranks) {
+    const int len = partition::unrank(table.view(), r, parts.data());
+    out.insert(Partition(parts.begin(), parts.begin() + len));
+  }
+  return out;
+}
+
+TEST(BulgarianEngines, BothAgreeWithBruteForceUpTo40) {
+  for (int n = 1; n <= 40; ++n) {
+    SCOPED_TRACE(n);
+    const Brute b = brute_force(n);
+    for (const Engine engine : {Engine::backward, Engine::forward}) {
+      SCOPED_TRACE(engine_name(engine));
+      const Analysis a = analyze(n, engine, cpu(2), true);
+      EXPECT_EQ(a.partitions, b.partitions);
+      EXPECT_EQ(a.cycles, b.cycles);
+      EXPECT_EQ(a.cycle_lengths, b.cycle_lengths);
+      EXPECT_EQ(unranked(n, a.cycle_ranks), b.on_cycle);
+      EXPECT_EQ(a.transient_histogram, b.histogram);
+      EXPECT_EQ(a.garden_of_eden, b.garden_of_eden);
+    }
+  }
+}
+
+TEST(BulgarianEngines, ForwardAndBackwardAgreeUpTo70) {
+  for (int n : {45, 55, 66, 70}) {
+    SCOPED_TRACE(n);
+    const Analysis f = analyze(n, Engine::forward, cpu(2), true);
+    const Analysis b = analyze(n, Engine::backward, cpu(2), true);
+    EXPECT_TRUE(f.same_structure(b));
+  }
+}
+
+TEST(BulgarianEngines, ThreadCountDoesNotChangeTheAnswer) {
+  for (int n : {36, 77, 84}) {
+    SCOPED_TRACE(n);
+    const Analysis one = analyze(n, Engine::backward, cpu(1), true);
+    EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(2), true)));
+    EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(5), true)));
+  }
+}
+
+// Split every walk again and again after a few moves: the pieces still cover each partition
+// exactly once.
+TEST(BulgarianEngines, SplitWalksCoverTheForestOnce) {
+  for (int n : {28, 45, 60}) {
+    SCOPED_TRACE(n);
+    ForestTop top = expand_forest(n, 1);
+    ForestCounts counts = top.counts;
+    counts.histogram.resize(depth_bound(n));
+    std::vector<ForestWalker> work = top.subtrees;
+    std::size_t splits = 0;
+    while (!work.empty()) {
+      ForestWalker w = work.back();
+      work.pop_back();
+      const bool done = walk_forest(w, 7, [&](int depth, bool leaf) {
+        ++counts.histogram[depth];
+        counts.leaves += leaf;
+      });
+      if (done) continue;
+      splits += split_walk(w, work);
+      work.push_back(w);
+    }
+    EXPECT_GT(splits, 100u);
+    const Analysis whole = analyze(n, Engine::forward, cpu(2), true);
+    counts.histogram.resize(whole.transient_histogram.size());
+    EXPECT_EQ(counts.histogram, whole.transient_histogram);
+    EXPECT_EQ(counts.leaves, whole.garden_of_eden);
+  }
+}
+
+TEST(BulgarianEngines, DescendThenAscendRestoresTheNode) {
+  const std::vector<part_t> parts = {5, 5, 3, 2, 2, 1};
+  ForestNode node;
+  node.assign(parts.data(), static_cast<int>(parts.size()), 4);
+  for (int g = node.head; node.is_candidate(g); ++g) {
+    ForestNode child = node;
+    const int v = child.value(g);
+    child.descend(g);
+    EXPECT_EQ(child.parts, v);
+    // One forward move from the predecessor gives the node back.
+    std::vector<part_t> pred(32), back(33);
+    const int len = child.to_parts(pred.data());
+    back.resize(partition::bulgarian_move(pred.data(), len, back.data()));
+    EXPECT_EQ(back, parts);
+    EXPECT_EQ(child.ascend(), g);
+    std::vector<part_t> again(32);
+    again.resize(child.to_parts(again.data()));
+    EXPECT_EQ(again, parts);
+    EXPECT_EQ(child.depth, 4);
+  }
+}
+
+TEST(BulgarianEngines, ForwardRefusesWhatItCannotHold) {
+  EXPECT_THROW(analyze(128, Engine::forward, cpu(1), true), UsageError);
+  EXPECT_THROW(analyze(0, Engine::backward, cpu(1), true), UsageError);
+  EXPECT_THROW(analyze(analyze_max_n + 1, Engine::backward, cpu(1), true), UsageError);
+}
+
+}  // namespace
+}  // namespace piles::bulgarian

@@ -1,0 +1,59 @@
+// GPU engines against the CPU engines on the same sizes: identical counts, identical random
+// chains. Skips where no CUDA device answers.
+#include <gtest/gtest.h>
+
+#include "host/bulgarian/analysis.hpp"
+#include "host/bulgarian/stochastic.hpp"
+#include "kernels/device.hpp"
+
+namespace piles::bulgarian {
+namespace {
+
+RunTarget target(Backend backend) {
+  RunTarget t;
+  t.backend = backend;
+  t.threads = 2;
+  return t;
+}
+
+class GpuBulgarian : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!gpu::find_device()) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST_F(GpuBulgarian, BackwardWalkMatchesCpu) {
+  for (int n : {1, 2, 10, 36, 45, 66, 80, 91}) {
+    SCOPED_TRACE(n);
+    const Analysis cpu = analyze(n, Engine::backward, target(Backend::cpu), true);
+    const Analysis gpu = analyze(n, Engine::backward, target(Backend::gpu), true);
+    EXPECT_TRUE(cpu.same_structure(gpu));
+  }
+}
+
+TEST_F(GpuBulgarian, ForwardEngineMatchesCpu) {
+  for (int n : {1, 2, 10, 36, 60, 75}) {
+    SCOPED_TRACE(n);
+    const Analysis cpu = analyze(n, Engine::forward, target(Backend::cpu), true);
+    const Analysis gpu = analyze(n, Engine::forward, target(Backend::gpu), true);
+    EXPECT_TRUE(cpu.same_structure(gpu));
+    EXPECT_TRUE(gpu.same_structure(analyze(n, Engine::backward, target(Backend::gpu), true)));
+  }
+}
+
+TEST_F(GpuBulgarian, RandomChainsMatchCpu) {
+  RandomSpec spec;
+  spec.start = {40};
+  spec.p = 0.35;
+  spec.runs = 20000;
+  spec.steps = 300;
+  spec.seed = 2024;
+  const RandomResult cpu = run_random(spec, target(Backend::cpu));
+  const RandomResult gpu = run_random(spec, target(Backend::gpu));
+  EXPECT_EQ(cpu.shape_sums, gpu.shape_sums);
+  EXPECT_EQ(cpu.pile_sum, gpu.pile_sum);
+}
+
+}  // namespace
+}  // namespace piles::bulgarian
