@@ -126,8 +126,8 @@ void run_count(const CountOptions& options, const CommonOptions& common) {
     return;
   }
   if (k)
-    fmt::print("f({}, {}): positions of {} stones the player to move wins, splits into 2..{}\n", n,
-               *k, n, *k);
+    fmt::print("f({}, {}): winning positions with {} stones, splits into 2..{} piles\n", n, *k, n,
+               *k);
   else
     fmt::print("g({}) = f({}, 2) + ... + f({}, {})\n", n, n, n, n);
   fmt::print("count      {}\n", count.get_str());
