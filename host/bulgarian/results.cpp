@@ -1,12 +1,24 @@
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
+#include "core/bulgarian.hpp"
+#include "host/bulgarian/analysis.hpp"
+#include "host/bulgarian/graph.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "host/common/output.hpp"
 #include "host/results/games.hpp"
 
 namespace piles::results {
+namespace {
 
-void write_bulgarian(Writer& writer) {
+// The quick preset walks every n up to 120 (about 1.1e10 partitions in all, a minute or two on
+// two CPU cores); the full preset goes to 150 (about 2e11), meant for a GPU.
+constexpr int quick_max_n = 120;
+constexpr int full_max_n = 150;
+
+void write_traces(Writer& writer) {
   // The four starts of seed 001, Table 1.
   std::string body;
   for (const std::vector<int>& start :
@@ -20,6 +32,99 @@ void write_bulgarian(Writer& writer) {
   }
   writer.markdown("bulgarian/traces.md", "Bulgarian solitaire: the traces of seed 001, Table 1",
                   "bulgarian trace 4,1,1 / 8,4,3 / 5,2,2 / 7,5,2", body);
+}
+
+std::string lengths_text(const bulgarian::Analysis& a) {
+  std::string text;
+  for (const auto& [length, count] : a.cycle_lengths)
+    text += fmt::format("{}{}x{}", text.empty() ? "" : " ", count, length);
+  return text;
+}
+
+std::vector<bulgarian::Analysis> analyze_all(const Writer& writer, int last) {
+  std::vector<bulgarian::Analysis> all;
+  for (int n = 1; n <= last; ++n) {
+    all.push_back(bulgarian::analyze(n, bulgarian::Engine::backward, writer.target(), true));
+    if (!writer.quiet() && (n % 10 == 0 || n == last))
+      fmt::print(stderr, "results: bulgarian n = {} done ({:.1f} s)\n", n, all.back().seconds);
+  }
+  return all;
+}
+
+void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
+                 const std::string& what) {
+  std::string md =
+      "Every partition of n, walked backward from Brandt's cycle partitions. D(n) is the "
+      "longest transient (moves to reach the cycle); the Griggs-Ho column is their "
+      "conjectured formula (published computer check: n <= 36). Cycle lengths read "
+      "count x length.\n\n"
+      "| n | p(n) | cycles | cycle lengths | D(n) | partitions at D(n) | Garden of Eden | "
+      "Griggs-Ho | holds | seconds |\n|---:|---:|---:|---|---:|---:|---:|---:|---|---:|\n";
+  std::string csv =
+      "n,partitions,cycles,cycle_lengths,max_transient,max_transient_count,garden_of_eden,"
+      "griggs_ho,conjecture_holds\n";
+  std::vector<int> fails;
+  for (const auto& a : all) {
+    const int formula = bulgarian::griggs_ho(a.n);
+    md +=
+        fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3f} |\n", a.n, a.partitions,
+                    a.cycles, lengths_text(a), a.max_transient(), a.max_transient_count(),
+                    a.garden_of_eden, formula, a.conjecture_holds() ? "yes" : "**no**", a.seconds);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", a.n, a.partitions, a.cycles, lengths_text(a),
+                       a.max_transient(), a.max_transient_count(), a.garden_of_eden, formula,
+                       a.conjecture_holds() ? 1 : 0);
+    if (!a.conjecture_holds()) fails.push_back(a.n);
+  }
+  md += fmt::format(
+      "\nThe formula differs from D(n) at n = {} (where every partition lies on its cycle and "
+      "D(n) = 0) and holds at every other n up to {}.\n\nSee also: [the transition graph for "
+      "n = 10](graph_10.svg) (cycle partitions shaded), [D(n) against the "
+      "formula](max_transient.svg).\n",
+      fails.empty() ? std::string("none") : comma_list(fails), all.back().n);
+  writer.markdown("bulgarian/analysis.md", "Bulgarian solitaire: cycles and longest transients",
+                  what, md);
+  writer.commented("bulgarian/analysis.csv", "Bulgarian solitaire: one row per n", what, csv);
+}
+
+void write_sequence(Writer& writer, const std::vector<bulgarian::Analysis>& all,
+                    const std::string& what) {
+  std::string bfile, data;
+  for (const auto& a : all) {
+    bfile += fmt::format("{} {}\n", a.n, a.max_transient());
+    data += fmt::format("{} {} {}\n", a.n, a.max_transient(), bulgarian::griggs_ho(a.n));
+  }
+  writer.commented("bulgarian/b_max_transient.txt",
+                   "D(n), the longest Bulgarian solitaire transient (b-file: n D(n))", what, bfile);
+  writer.plot("bulgarian/max_transient.svg",
+              "Bulgarian solitaire: D(n) against the Griggs-Ho formula",
+              fmt::format("$d << EOD\n{}EOD\n"
+                          "set title 'Longest transient D(n) of Bulgarian solitaire, n <= {}'\n"
+                          "set xlabel 'n'\nset ylabel 'moves to the cycle'\nset key top left\n"
+                          "plot $d using 1:3 with lines lw 2 title 'Griggs-Ho formula', "
+                          "$d using 1:2 with points pointtype 7 pointsize 0.6 "
+                          "title 'D(n) computed'",
+                          data, all.back().n));
+}
+
+void write_graph_picture(Writer& writer, const std::filesystem::path& dir) {
+  constexpr int n = 10;
+  writer.commented("bulgarian/graph_10.dot",
+                   "Bulgarian solitaire: the transition graph for n = 10 (Graphviz; rendered as "
+                   "graph_10.svg)",
+                   "bulgarian graph 10", bulgarian::graph_dot(n));
+  bulgarian::write_graph(n, "svg", (dir / "bulgarian" / "graph_10.svg").string());
+}
+
+}  // namespace
+
+void write_bulgarian(Writer& writer, const std::filesystem::path& dir) {
+  write_traces(writer);
+  const int last = writer.full() ? full_max_n : quick_max_n;
+  const std::string what = fmt::format("bulgarian analyze 1..{} --engine backward", last);
+  const std::vector<bulgarian::Analysis> all = analyze_all(writer, last);
+  write_table(writer, all, what);
+  write_sequence(writer, all, what);
+  write_graph_picture(writer, dir);
 }
 
 }  // namespace piles::results

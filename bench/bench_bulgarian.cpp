@@ -1,0 +1,150 @@
+// Bulgarian solitaire benchmark: the backward walk on 1 and T CPU threads, the forward engine
+// on the CPU, and both GPU engines when a device answers, on fixed sizes. Every engine's counts
+// are checked equal to the 1-thread backward walk; rates are partitions per second of wall
+// time (median of several runs) and, for the CPU, per second of CPU time, which stays honest
+// on a machine that others share. The record goes to results/bench/bulgarian.md.
+//
+//   bench_bulgarian [--n N] [--forward-n M] [--runs R] [--threads T] [--out FILE]
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "build_info.hpp"
+#include "host/bulgarian/analysis.hpp"
+#include "host/common/backend.hpp"
+
+namespace {
+
+using piles::Backend;
+using piles::RunTarget;
+using piles::bulgarian::Analysis;
+using piles::bulgarian::Engine;
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
+}
+
+struct Row {
+  std::string name;
+  int n = 0;
+  std::uint64_t partitions = 0;
+  double wall = 0, cpu = 0;  // medians
+  bool same = true;          // counts equal to the reference run
+  int threads = 0;
+  double rate() const { return partitions / wall; }
+  double cpu_rate() const { return partitions / cpu; }
+};
+
+Row measure(const std::string& name, int n, Engine engine, const RunTarget& target, int runs,
+            const std::optional<Analysis>& reference, Analysis* out = nullptr) {
+  std::vector<double> wall, cpu;
+  Analysis last;
+  for (int r = 0; r < runs; ++r) {
+    const double c0 = cpu_seconds();
+    const auto w0 = std::chrono::steady_clock::now();
+    last = piles::bulgarian::analyze(n, engine, target, true);
+    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
+    cpu.push_back(cpu_seconds() - c0);
+  }
+  std::sort(wall.begin(), wall.end());
+  std::sort(cpu.begin(), cpu.end());
+  Row row{name, n, last.partitions, wall[runs / 2], cpu[runs / 2], true, target.threads};
+  if (reference) row.same = reference->same_structure(last);
+  if (out) *out = last;
+  fmt::print("{:<34} n={:<4} {:>10.3f} s  {:>9.1f} M/s wall  {:>9.1f} M/s per CPU-s  {}\n", name, n,
+             row.wall, row.rate() / 1e6, row.cpu_rate() / 1e6, row.same ? "equal" : "DIFFER");
+  std::fflush(stdout);
+  return row;
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return fmt::format("{} {} {}", a, b, c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Bulgarian solitaire benchmark: backward and forward engines, CPU and GPU"};
+  int n = 105, forward_n = 80, runs = 3, threads = omp_get_num_procs();
+  std::string out = "results/bench/bulgarian.md";
+  app.add_option("--n", n, "Size for the backward walks")->check(CLI::Range(1, 255));
+  app.add_option("--forward-n", forward_n, "Size for the forward engines")
+      ->check(CLI::Range(1, 127));
+  app.add_option("--runs", runs, "Runs per engine (median reported)")->check(CLI::PositiveNumber);
+  app.add_option("--threads", threads, "CPU threads for the parallel runs")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--out", out, "Record file (Markdown)");
+  CLI11_PARSE(app, argc, argv);
+
+  const std::string device = piles::gpu_description();
+  const std::string load_before = load_average();
+  fmt::print("bench_bulgarian: {} CPU threads available, GPU: {}, load {}, median of {} runs\n",
+             omp_get_num_procs(), device.empty() ? "none" : device, load_before, runs);
+
+  RunTarget one, many, gpu;
+  one.threads = 1;
+  many.threads = threads;
+  gpu.backend = Backend::gpu;
+  gpu.device = device;
+  gpu.threads = threads;
+
+  std::vector<Row> rows;
+  Analysis reference, forward_reference;
+  rows.push_back(
+      measure("backward cpu, 1 thread", n, Engine::backward, one, runs, std::nullopt, &reference));
+  rows.push_back(measure(fmt::format("backward cpu, {} threads", threads), n, Engine::backward,
+                         many, runs, reference));
+  if (!device.empty())
+    rows.push_back(measure("backward gpu", n, Engine::backward, gpu, runs, reference));
+  rows.push_back(measure("backward cpu, 1 thread", forward_n, Engine::backward, one, runs,
+                         std::nullopt, &forward_reference));
+  rows.push_back(measure(fmt::format("forward cpu, {} threads", threads), forward_n,
+                         Engine::forward, many, runs, forward_reference));
+  if (!device.empty())
+    rows.push_back(
+        measure("forward gpu", forward_n, Engine::forward, gpu, runs, forward_reference));
+
+  const double scaling = rows[0].wall / rows[1].wall;
+  fmt::print("backward speed-up, {} threads over 1: {:.2f}x wall\n", threads, scaling);
+  if (!device.empty())
+    fmt::print("backward speed-up, gpu over {} threads: {:.1f}x wall\n", threads,
+               rows[1].wall / rows[2].wall);
+  bool all_same = true;
+  for (const Row& r : rows) all_same = all_same && r.same;
+
+  std::string body = fmt::format(
+      "_made by `bench_bulgarian --n {} --forward-n {} --runs {} --threads {}`; piles {}; "
+      "{} CPU threads available; GPU {}; load average before {}, after {}_\n\n"
+      "| engine | n | partitions | median wall s | partitions/s (wall) | partitions/s per "
+      "CPU-second | counts |\n|---|---:|---:|---:|---:|---:|---|\n",
+      n, forward_n, runs, threads, piles::version, omp_get_num_procs(),
+      device.empty() ? "none" : device, load_before, load_average());
+  for (const Row& r : rows)
+    body += fmt::format("| {} | {} | {} | {:.3f} | {:.3g} | {:.3g} | {} |\n", r.name, r.n,
+                        r.partitions, r.wall, r.rate(), r.cpu_rate(), r.same ? "equal" : "DIFFER");
+  body +=
+      fmt::format("\nBackward walk, {} threads over 1 thread: {:.2f}x (wall).\n", threads, scaling);
+  if (!device.empty())
+    body += fmt::format("Backward walk, GPU over {} CPU threads: {:.1f}x (wall).\n", threads,
+                        rows[1].wall / rows[2].wall);
+  const std::filesystem::path path(out);
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << "# Bulgarian solitaire benchmark\n\n" << body;
+  fmt::print("record written to {}\n", out);
+  return all_same ? 0 : 1;
+}
