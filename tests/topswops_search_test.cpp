@@ -1,0 +1,233 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "core/deck.hpp"
+#include "core/topswops.hpp"
+#include "host/topswops/play.hpp"
+#include "host/topswops/published.hpp"
+
+namespace ts = piles::topswops;
+namespace published = piles::topswops::published;
+
+namespace {
+
+// A partial deck as the search sees it: known cards and blanks (blank_bit | start position).
+template <int W>
+ts::Deck<W> pack(const std::vector<int>& bytes) {
+  ts::Deck<W> d{};
+  for (std::size_t i = 0; i < bytes.size(); ++i) d.set(static_cast<int>(i), bytes[i]);
+  return d;
+}
+
+template <int W>
+std::vector<int> unpack(const ts::Deck<W>& d, int n) {
+  std::vector<int> out(n);
+  for (int i = 0; i < n; ++i) out[i] = d.at(i);
+  return out;
+}
+
+// A random partial deck of n cards: card 1 is always blank, others blank with probability 1/2.
+std::vector<int> random_partial(int n, std::mt19937& rng) {
+  std::vector<int> cards(n);
+  std::iota(cards.begin(), cards.end(), 1);
+  std::shuffle(cards.begin(), cards.end(), rng);
+  for (int i = 0; i < n; ++i)
+    if (cards[i] == 1 || rng() % 2) cards[i] = static_cast<int>(ts::blank_bit) | (i + 1);
+  return cards;
+}
+
+template <int W>
+void check_flip_against_bytes(int n) {
+  std::mt19937 rng(n);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::vector<int> cards = random_partial(n, rng);
+    for (int k = 2; k <= n; ++k) {
+      std::vector<std::uint8_t> bytes(cards.begin(), cards.end());
+      piles::deck::flip(bytes.data(), k);
+      ts::Deck<W> d = pack<W>(cards);
+      ts::flip(d, k);
+      ASSERT_EQ(unpack(d, n), std::vector<int>(bytes.begin(), bytes.end()))
+          << "n " << n << " k " << k;
+      for (int i = n; i < 8 * W; ++i) ASSERT_EQ(d.at(i), 0) << "bytes past the deck stay zero";
+    }
+  }
+}
+
+// Straightforward versions of the packed helpers.
+int unsettled_plain(const std::vector<int>& c) {
+  int h = static_cast<int>(c.size());
+  while (c[h - 1] == h) --h;
+  return h;
+}
+
+int settled_plain(const std::vector<int>& c, int k) {
+  int t = 1;
+  while (c[t] == k - t) ++t;
+  return t;
+}
+
+bool in_place_plain(const std::vector<int>& c) {
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (!(c[i] & ts::blank_bit) && c[i] != static_cast<int>(i) + 1) return false;
+  return true;
+}
+
+// Collects every game the search reports, as the CPU engine does.
+template <int W>
+struct Collect {
+  int n;
+  int best = -1;
+  std::set<std::pair<std::vector<int>, std::vector<int>>> decks;
+  void leaf(int steps, const ts::Deck<W>& start, const ts::Deck<W>& final_deck) {
+    if (steps < best) return;
+    if (steps > best) decks.clear();
+    best = steps;
+    decks.insert({unpack(start, n), unpack(final_deck, n)});
+  }
+};
+
+// One sequential search from the root, as Knuth's program runs it.
+template <int W>
+Collect<W> search_from_root(int n, bool sorted, const std::vector<std::int32_t>& bound, int target,
+                            std::vector<std::uint64_t>* nodes_out = nullptr) {
+  const ts::Problem p{n, sorted, bound.data()};
+  ts::Deck<W> start;
+  const ts::Frame<W> root = ts::replay<W>(p, nullptr, 0, start);
+  std::uint64_t nodes[ts::max_n] = {1};
+  Collect<W> sink{n};
+  if (n == 1)
+    sink.leaf(0, ts::sorted_deck<W>(1), ts::sorted_deck<W>(1));
+  else
+    ts::search_below(p, root, 0, start, target, nodes, sink);
+  if (nodes_out) nodes_out->assign(nodes, nodes + n);
+  return sink;
+}
+
+std::vector<std::int32_t> table(const int* values, int n) {
+  std::vector<std::int32_t> t(values, values + n);
+  t.push_back(ts::no_bound);
+  return t;
+}
+
+struct BruteForce {
+  int best = -1;
+  std::set<std::pair<std::vector<int>, std::vector<int>>> decks;
+};
+
+// Every one of the n! decks played to the end.
+BruteForce brute_force(int n, bool sorted_only) {
+  std::vector<int> deck(n);
+  std::iota(deck.begin(), deck.end(), 1);
+  BruteForce r;
+  do {
+    const auto game = ts::play(deck);
+    if (sorted_only && !game.ends_sorted) continue;
+    if (game.steps > r.best) r.decks.clear(), r.best = game.steps;
+    if (game.steps == r.best) r.decks.insert({deck, game.trace.back()});
+  } while (std::next_permutation(deck.begin(), deck.end()));
+  return r;
+}
+
+}  // namespace
+
+TEST(TopswopsCore, PackedFlipMatchesByteFlip) {
+  for (int n : {2, 5, 8, 9, 15, 16}) check_flip_against_bytes<2>(n);
+  for (int n : {2, 7, 16, 17, 20, 23, 24}) check_flip_against_bytes<3>(n);
+}
+
+TEST(TopswopsCore, PackedHelpersMatchPlainOnes) {
+  std::mt19937 rng(7);
+  for (int n : {3, 9, 16, 17, 24}) {
+    const ts::Deck<3> sorted = ts::sorted_deck<3>(n);
+    for (int trial = 0; trial < 500; ++trial) {
+      // A partial deck of m cards on top of the settled cards m+1..n.
+      const int m = 1 + static_cast<int>(rng() % n);
+      std::vector<int> c = random_partial(m, rng);
+      for (int v = m + 1; v <= n; ++v) c.push_back(v);
+      ASSERT_EQ(ts::unsettled(pack<3>(c), sorted), unsettled_plain(c));
+      ASSERT_EQ(ts::known_in_place(pack<3>(c), sorted), in_place_plain(c));
+      // Knuth's run: a blank on top about to take card h, with h-1, h-2, ... below it.
+      const int h = unsettled_plain(c);
+      c[0] = static_cast<int>(ts::blank_bit) | 1;
+      const int length = static_cast<int>(rng() % h);
+      for (int t = 1; t <= length && t < h - 1; ++t) c[t] = h - t;
+      ASSERT_EQ(ts::settled_by_flip(pack<3>(c), h), settled_plain(c, h));
+    }
+  }
+}
+
+TEST(TopswopsCore, LongestGamesMatchPublishedValues) {
+  for (int n = 1; n <= 12; ++n) {
+    const auto r = search_from_root<2>(n, false, table(published::longest.data(), n),
+                                       published::longest[n - 1]);
+    EXPECT_EQ(r.best, published::longest[n]) << "n = " << n;
+    EXPECT_EQ(static_cast<int>(r.decks.size()), published::longest_count[n]) << "n = " << n;
+    for (const auto& [deck, final_deck] : r.decks) {
+      const auto game = ts::play(deck);
+      EXPECT_EQ(game.steps, r.best);
+      EXPECT_EQ(game.trace.back(), final_deck);
+    }
+  }
+}
+
+TEST(TopswopsCore, SortedVariantMatchesPublishedValues) {
+  for (int n = 1; n <= 12; ++n) {
+    const auto r = search_from_root<2>(n, true, table(published::longest_sorted.data(), n),
+                                       published::longest_sorted[n - 1]);
+    EXPECT_EQ(r.best, published::longest_sorted[n]) << "n = " << n;
+    EXPECT_EQ(static_cast<int>(r.decks.size()), published::longest_sorted_count[n]) << "n = " << n;
+    for (const auto& [deck, final_deck] : r.decks) EXPECT_TRUE(ts::play(deck).ends_sorted);
+  }
+}
+
+TEST(TopswopsCore, PrunedSearchAgreesWithEveryDeckPlayed) {
+  for (int n = 1; n <= 9; ++n) {
+    for (bool sorted : {false, true}) {
+      const BruteForce all = brute_force(n, sorted);
+      const int* values = sorted ? published::longest_sorted.data() : published::longest.data();
+      const auto r = search_from_root<2>(n, sorted, table(values, n), 0);
+      EXPECT_EQ(r.best, all.best) << "n = " << n << (sorted ? " sorted" : "");
+      EXPECT_EQ(r.decks, all.decks) << "n = " << n << (sorted ? " sorted" : "");
+    }
+  }
+}
+
+TEST(TopswopsCore, OwnSmallerResultsAsBoundsGiveTheSameValues) {
+  // The pruning table built from the search's own answers for fewer cards, not the
+  // published one: the published values come out.
+  std::vector<int> own = {0};
+  for (int n = 1; n <= 11; ++n) {
+    const auto r = search_from_root<2>(n, false, table(own.data(), n), own.back());
+    own.push_back(r.best);
+    EXPECT_EQ(r.best, published::longest[n]) << "n = " << n;
+  }
+}
+
+TEST(TopswopsCore, ThreeWordDeckSearchesLikeTwoWordDeck) {
+  for (int n : {7, 10, 11}) {
+    const auto bound = table(published::longest.data(), n);
+    std::vector<std::uint64_t> nodes2, nodes3;
+    const auto a = search_from_root<2>(n, false, bound, published::longest[n - 1], &nodes2);
+    const auto b = search_from_root<3>(n, false, bound, published::longest[n - 1], &nodes3);
+    EXPECT_EQ(a.best, b.best);
+    EXPECT_EQ(a.decks, b.decks);
+    EXPECT_EQ(nodes2, nodes3);
+  }
+}
+
+TEST(TopswopsCore, NodesPerLevelMatchKnuthsProgram) {
+  // Knuth's topswops-fwd with its table entry for 12 cards at f(12) = 65 visits these nodes
+  // per level (the same count of feasible card choices, the same two prunings).
+  const std::vector<std::uint64_t> knuth = {1,      10,     90,      680,     4363,    23787,
+                                            107228, 385312, 1049111, 2147014, 3376218, 2900165};
+  std::vector<std::uint64_t> nodes;
+  const auto r = search_from_root<2>(12, false, table(published::longest.data(), 12), 65, &nodes);
+  EXPECT_EQ(r.best, 65);
+  EXPECT_EQ(nodes, knuth);
+}
