@@ -243,25 +243,31 @@ PILES_HD constexpr std::uint64_t mix64(std::uint64_t x) {
   return x;
 }
 
-// Counter-based random bits for (seed, chain, step, pile): no state, so every chain can be run
-// by any thread on either backend and draw the same numbers.
-PILES_HD constexpr std::uint64_t counter_random(std::uint64_t seed, std::uint64_t chain,
-                                                std::uint64_t step, std::uint64_t pile) {
-  std::uint64_t x = mix64(seed + 0x9E3779B97F4A7C15ULL);
-  x = mix64(x ^ (chain + 0x632BE59BD9B4E019ULL));
-  x = mix64(x ^ (step * 0x8CB92BA72F3D8DD7ULL + pile));
-  return x;
+// Counter-based random bits, SplitMix64 style: each chain gets its own key from (seed, chain),
+// and the word for (step, pile) is the mix of key + counter * golden ratio. No state, so every
+// chain can be run by any thread on either backend and draws the same numbers.
+inline constexpr std::uint64_t golden_gamma = 0x9E3779B97F4A7C15ULL;
+
+PILES_HD constexpr std::uint64_t chain_key(std::uint64_t seed, std::uint64_t chain) {
+  return mix64(mix64(seed + golden_gamma) + chain * golden_gamma);
+}
+
+// pile < 512 (piles never exceed partition::max_n), so distinct (step, pile) pairs give
+// distinct counters.
+PILES_HD constexpr std::uint64_t counter_random(std::uint64_t key, std::uint64_t step,
+                                                std::uint64_t pile) {
+  return mix64(key + (step * 512 + pile) * golden_gamma);
 }
 
 // One stochastic move on non-increasing parts (in place; room for len + 1 parts): pile i gives
 // a card when the top 53 bits of its random word are below `threshold` = p * 2^53, which is
 // exact for every double p, and p = 1 is the plain game. Returns the new length.
 PILES_HD inline int stochastic_move(part_t* parts, int len, std::uint64_t threshold,
-                                    std::uint64_t seed, std::uint64_t chain, std::uint64_t step) {
+                                    std::uint64_t key, std::uint64_t step) {
   int taken = 0, out = 0;
   for (int i = 0; i < len; ++i) {
     part_t v = parts[i];
-    if ((counter_random(seed, chain, step, static_cast<std::uint64_t>(i)) >> 11) < threshold) {
+    if ((counter_random(key, step, static_cast<std::uint64_t>(i)) >> 11) < threshold) {
       --v;
       ++taken;
     }

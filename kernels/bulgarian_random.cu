@@ -18,8 +18,9 @@ __global__ void random_kernel(const part_t* start, int start_len, int n, std::ui
        chain < runs; chain += stride) {
     int len = start_len;
     for (int i = 0; i < len; ++i) parts[i] = start[i];
+    const std::uint64_t key = bulgarian::chain_key(seed, chain);
     for (std::uint64_t step = 0; step < steps; ++step)
-      len = bulgarian::stochastic_move(parts, len, threshold, seed, chain, step);
+      len = bulgarian::stochastic_move(parts, len, threshold, key, step);
     for (int i = 0; i < len && i < n; ++i) atomicAdd(&shape[i], parts[i]);
     atomicAdd(piles, static_cast<unsigned long long>(len));
   }

@@ -71,7 +71,7 @@ TEST(BulgarianRandom, DrawsGiveACardWithFrequencyP) {
     std::uint64_t hits = 0;
     constexpr int draws = 400000;
     for (int i = 0; i < draws; ++i)
-      hits += (counter_random(11, i / 40, i % 40 / 8, i % 8) >> 11) < threshold;
+      hits += (counter_random(chain_key(11, i / 40), i % 40 / 8, i % 8) >> 11) < threshold;
     EXPECT_NEAR(static_cast<double>(hits) / draws, p, 0.005);
   }
 }

@@ -23,7 +23,7 @@ namespace {
 // Walks handed out at the start: a few per CPU thread (threads that run dry split busy walks);
 // on a GPU the round driver splits walks until it has enough.
 constexpr std::size_t subtrees_per_cpu_thread = 16;
-constexpr std::size_t gpu_subtrees = std::size_t{1} << 16;
+constexpr std::size_t gpu_subtrees = std::size_t{1} << 19;
 
 std::uint64_t host_memory() {
   return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
@@ -86,13 +86,11 @@ bool Analysis::same_structure(const Analysis& o) const {
          transient_histogram == o.transient_histogram && garden_of_eden == o.garden_of_eden;
 }
 
-Engine choose_engine(std::string_view name, int n, const RunTarget& target) {
+Engine choose_engine(std::string_view name) {
   if (name == "forward") return Engine::forward;
   if (name == "backward") return Engine::backward;
   if (name != "auto")
     throw UsageError(fmt::format("--engine: '{}' is not one of auto, forward, backward", name));
-  (void)n;
-  (void)target;
   return Engine::backward;
 }
 

@@ -41,8 +41,9 @@ void run_cpu(const RandomSpec& spec, std::uint64_t threshold, int threads, Rando
     for (std::int64_t chain = 0; chain < runs; ++chain) {
       int len = static_cast<int>(spec.start.size());
       std::copy(spec.start.begin(), spec.start.end(), parts.begin());
+      const std::uint64_t key = chain_key(spec.seed, chain);
       for (std::uint64_t step = 0; step < spec.steps; ++step)
-        len = stochastic_move(parts.data(), len, threshold, spec.seed, chain, step);
+        len = stochastic_move(parts.data(), len, threshold, key, step);
       for (int i = 0; i < len; ++i) my_shape[i] += parts[i];
       my_piles += len;
     }

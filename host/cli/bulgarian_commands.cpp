@@ -74,11 +74,10 @@ void print_analysis(const bulgarian::Analysis& a, bool quiet) {
 void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   const IntRange range = parse_int_range(options.range, "n", 1, bulgarian::analyze_max_n);
   const RunTarget target = resolve_backend(common);
-  bulgarian::choose_engine(options.engine, static_cast<int>(range.first), target);
+  const bulgarian::Engine engine = bulgarian::choose_engine(options.engine);
   for (auto n = range.first; n <= range.last; ++n) {
-    const int size = static_cast<int>(n);
-    const bulgarian::Analysis a = bulgarian::analyze(
-        size, bulgarian::choose_engine(options.engine, size, target), target, common.quiet);
+    const bulgarian::Analysis a =
+        bulgarian::analyze(static_cast<int>(n), engine, target, common.quiet);
     if (common.json)
       emit_json(bulgarian::to_json(a));
     else
