@@ -51,6 +51,7 @@ int run(int argc, char** argv) {
   add_topswops_commands(app, common);
   add_bulgarian_commands(app, common);
   add_nim_commands(app, common);
+  add_babylon_commands(app, common);
   add_results_command(app, common);
 
   try {

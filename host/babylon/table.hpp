@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace piles::babylon {
+
+struct TableRow {
+  std::vector<int> counts;  // non-decreasing
+  int chips = 0;
+  bool first_wins = false;
+  std::uint64_t searched = 0;  // positions this start searched beyond what the memo held
+  double seconds = 0;
+};
+
+struct Table {
+  int colours = 0, max_chips = 0, threads = 1, key_width = 128;
+  std::vector<TableRow> rows;
+  std::uint64_t memo_states = 0, memo_bytes = 0;
+  double seconds = 0;
+};
+
+// Every start of table_starts(colours, max_chips), smallest first, through one solver (so
+// later starts reuse what earlier ones solved); starts run in parallel on `threads` threads.
+// Throws UsageError when the largest start does not fit the key.
+Table solve_table(int colours, int max_chips, int threads, bool quiet);
+
+}  // namespace piles::babylon

@@ -1,0 +1,198 @@
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/babylon/analysis.hpp"
+#include "host/babylon/play.hpp"
+#include "host/babylon/resources.hpp"
+#include "host/babylon/solver.hpp"
+#include "host/babylon/start.hpp"
+#include "host/babylon/table.hpp"
+#include "host/cli/commands.hpp"
+#include "host/common/error.hpp"
+#include "host/common/output.hpp"
+#include "host/common/parse.hpp"
+
+namespace piles::cli {
+namespace {
+
+using babylon::Move;
+
+struct TableOptions {
+  std::string colours = "2", max_chips;
+};
+
+struct PlayOptions {
+  std::vector<std::string> counts;
+  std::string side;
+};
+
+// Babylon is solved on the host; a request for the GPU is refused rather than ignored.
+int cpu_threads(const CommonOptions& common) {
+  if (common.backend == "gpu")
+    throw UsageError("--backend gpu: babylon has no GPU engine (it is solved on the CPU)");
+  return resolve_threads(common.threads);
+}
+
+double mib(std::uint64_t bytes) {
+  return static_cast<double>(bytes) / (1 << 20);
+}
+
+int total(const std::vector<int>& counts) {
+  int n = 0;
+  for (const int c : counts) n += c;
+  return n;
+}
+
+nlohmann::json move_json(const Move& m) {
+  return {{"top_colour", babylon::colour_name(m.top_colour)},
+          {"top_height", m.top_height},
+          {"bottom_colour", babylon::colour_name(m.bottom_colour)},
+          {"bottom_height", m.bottom_height},
+          {"text", babylon::describe(m)}};
+}
+
+std::string start_text(const std::vector<int>& counts) {
+  std::string s;
+  for (std::size_t c = 0; c < counts.size(); ++c)
+    s +=
+        fmt::format("{}{} {}", c ? ", " : "", counts[c], babylon::colour_name(static_cast<int>(c)));
+  return fmt::format("{} ({} chips)", s, total(counts));
+}
+
+void run_solve(const std::vector<std::string>& args, const CommonOptions& common) {
+  const int threads = cpu_threads(common);
+  const std::vector<int> counts = babylon::parse_counts(args);
+  babylon::Solver solver(total(counts), static_cast<int>(counts.size()), threads);
+  const babylon::Analysis a = babylon::analyse(counts, solver);
+  const double rate = a.seconds > 0 ? a.searched / a.seconds : 0;
+
+  nlohmann::json winning = nlohmann::json::array();
+  for (const babylon::FirstMove& f : a.moves) {
+    if (a.first_wins && f.wins) winning.push_back(move_json(f.move));
+    if (!a.first_wins)
+      winning.push_back({{"first_move", move_json(f.move)}, {"reply", move_json(*f.reply)}});
+  }
+  if (common.json) {
+    emit_json({{"counts", counts},
+               {"winner", a.first_wins ? "first" : "second"},
+               {"winning_moves", winning},
+               {"states", a.searched},
+               {"seconds", a.seconds},
+               {"states_per_second", rate},
+               {"memo_states", solver.memo_states()},
+               {"memo_bytes", solver.memo_bytes()},
+               {"peak_rss_bytes", babylon::peak_rss_bytes()},
+               {"key_bits", solver.key_width()},
+               {"backend", "cpu"},
+               {"threads", threads}});
+    return;
+  }
+  fmt::print("start    {}\nwinner   {} player\n", start_text(counts),
+             a.first_wins ? "first" : "second");
+  if (!common.quiet) {
+    if (a.first_wins) {
+      fmt::print("winning first moves:\n");
+      for (const babylon::FirstMove& f : a.moves)
+        if (f.wins) fmt::print("  {}\n", babylon::describe(f.move));
+    } else {
+      fmt::print("every first move, and a winning reply:\n");
+      for (const babylon::FirstMove& f : a.moves)
+        fmt::print("  {}\n    -> {}\n", babylon::describe(f.move), babylon::describe(*f.reply));
+    }
+  }
+  fmt::print("states   {} searched in {:.3f} s ({:.0f} states/s, {} thread{})\n", a.searched,
+             a.seconds, rate, threads, threads == 1 ? "" : "s");
+  fmt::print("memory   memo {} positions, {:.1f} MiB ({}-bit keys); peak RSS {:.1f} MiB\n",
+             solver.memo_states(), mib(solver.memo_bytes()), solver.key_width(),
+             mib(babylon::peak_rss_bytes()));
+}
+
+void run_table(const TableOptions& options, const CommonOptions& common) {
+  const int threads = cpu_threads(common);
+  const int colours =
+      static_cast<int>(parse_int(options.colours, "--colors", 2, babylon::max_colours));
+  const int max_chips = static_cast<int>(
+      parse_int(options.max_chips, "--max-chips", colours, babylon::max_start_chips(colours)));
+  const babylon::Table t = babylon::solve_table(colours, max_chips, threads, common.quiet);
+
+  int disagreements = 0;
+  for (const babylon::TableRow& row : t.rows) {
+    const bool two = colours == 2;
+    const bool agrees =
+        two && babylon::theorem_second_wins(row.counts[0], row.counts[1]) == !row.first_wins;
+    if (two && !agrees) ++disagreements;
+    if (common.json) {
+      nlohmann::json j = {{"counts", row.counts},
+                          {"chips", row.chips},
+                          {"winner", row.first_wins ? "first" : "second"},
+                          {"states", row.searched},
+                          {"seconds", row.seconds}};
+      if (two) j["theorem_agrees"] = agrees;
+      emit_json(j);
+      continue;
+    }
+    if (common.quiet) continue;
+    if (&row == &t.rows.front())
+      fmt::print("{:<14} {:>5}  {:<7} {:>12} {:>9}{}\n", "counts", "chips", "winner", "states",
+                 "seconds", two ? "  theorem 4.1" : "");
+    fmt::print("{:<14} {:>5}  {:<7} {:>12} {:>9.3f}{}\n", comma_list(row.counts), row.chips,
+               row.first_wins ? "first" : "second", row.searched, row.seconds,
+               two ? (agrees ? "  agrees" : "  DISAGREES") : "");
+  }
+  if (common.json) return;
+  if (colours == 2)
+    fmt::print("Georgakopoulos-Winkler Theorem 4.1: {} of {} starts agree\n",
+               t.rows.size() - disagreements, t.rows.size());
+  fmt::print(
+      "{} starts, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions, "
+      "{:.1f} MiB ({}-bit keys); peak RSS {:.1f} MiB\n",
+      t.rows.size(), colours, max_chips, t.seconds, threads, threads == 1 ? "" : "s", t.memo_states,
+      mib(t.memo_bytes), t.key_width, mib(babylon::peak_rss_bytes()));
+}
+
+void run_play(const PlayOptions& options, const CommonOptions& common) {
+  const int threads = cpu_threads(common);
+  const std::vector<int> counts = babylon::parse_counts(options.counts);
+  std::optional<bool> human_first;
+  if (options.side == "first") human_first = true;
+  if (options.side == "second") human_first = false;
+  babylon::Solver solver(total(counts), static_cast<int>(counts.size()), threads);
+  babylon::play(counts, human_first, solver, std::cin, std::cout, !isatty(STDIN_FILENO));
+}
+
+}  // namespace
+
+void add_babylon_commands(CLI::App& app, const CommonOptions& common) {
+  CLI::App* babylon =
+      app.add_subcommand("babylon", "Babylon: who wins, the winning moves, tables, a game");
+  babylon->require_subcommand(1);
+
+  auto solve_counts = std::make_shared<std::vector<std::string>>();
+  CLI::App* solve = babylon->add_subcommand(
+      "solve", "Solve one start: the winner and the winning moves (or replies)");
+  solve->add_option("COUNTS", *solve_counts, "Chips per colour, e.g. 3 3 3 3")->required();
+  solve->callback([solve_counts, &common] { run_solve(*solve_counts, common); });
+
+  auto table_options = std::make_shared<TableOptions>();
+  CLI::App* table = babylon->add_subcommand("table", "Solve every start up to a number of chips");
+  table->add_option("--colors", table_options->colours, "Number of colours (default 2)");
+  table->add_option("--max-chips", table_options->max_chips, "Largest total number of chips")
+      ->required();
+  table->callback([table_options, &common] { run_table(*table_options, common); });
+
+  auto play_options = std::make_shared<PlayOptions>();
+  CLI::App* play =
+      babylon->add_subcommand("play", "Play against the perfect engine (reads moves from stdin)");
+  play->add_option("COUNTS", play_options->counts, "Chips per colour, e.g. 3 3 3 3")->required();
+  play->add_option("--side", play_options->side, "first | second (asked when not given)")
+      ->check(CLI::IsMember({"first", "second"}));
+  play->callback([play_options, &common] { run_play(*play_options, common); });
+}
+
+}  // namespace piles::cli

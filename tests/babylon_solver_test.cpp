@@ -1,0 +1,161 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "host/babylon/analysis.hpp"
+#include "host/babylon/solver.hpp"
+#include "host/babylon/start.hpp"
+#include "host/babylon/table.hpp"
+
+namespace {
+
+using piles::babylon::Move;
+using piles::babylon::Position;
+using piles::babylon::Solver;
+
+// The plain solver the engine is checked against: every stack explicit as (height, top
+// colour), every ordered pair of stacks tried, no memo, no symmetry, no shortcuts.
+using Stacks = std::vector<std::pair<int, int>>;
+
+bool plain_mover_wins(const Stacks& s) {
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (std::size_t j = 0; j < s.size(); ++j) {
+      if (i == j || (s[i].first != s[j].first && s[i].second != s[j].second)) continue;
+      Stacks next;
+      for (std::size_t k = 0; k < s.size(); ++k)
+        if (k != i && k != j) next.push_back(s[k]);
+      next.push_back({s[i].first + s[j].first, s[i].second});  // i goes on top of j
+      if (!plain_mover_wins(next)) return true;
+    }
+  return false;
+}
+
+Stacks plain_stacks(const Position& p) {
+  Stacks s;
+  for (int c = 0; c < p.colours; ++c)
+    for (int h = 1; h <= piles::babylon::max_chips; ++h)
+      for (int i = 0; i < p.colour[c].count_of(h); ++i) s.push_back({h, c});
+  return s;
+}
+
+Stacks plain_start(const std::vector<int>& counts) {
+  return plain_stacks(piles::babylon::start_position(counts));
+}
+
+Position after(Position p, const Move& m) {
+  piles::babylon::apply(p, m);
+  return p;
+}
+
+}  // namespace
+
+TEST(BabylonSolver, TheoremForEveryTwoColourStartUpTo16Chips) {
+  // Georgakopoulos and Winkler, Theorem 4.1: with p <= q, the second player wins iff p + q is
+  // even and p >= 3.
+  const piles::babylon::Table t = piles::babylon::solve_table(2, 16, 1, true);
+  ASSERT_EQ(t.rows.size(), 64u);  // sum over n = 2..16 of floor(n / 2)
+  for (const auto& row : t.rows) {
+    const int p = row.counts[0], q = row.counts[1];
+    ASSERT_LE(p, q);
+    EXPECT_EQ(!row.first_wins, (p + q) % 2 == 0 && p >= 3) << p << "," << q;
+  }
+}
+
+TEST(BabylonSolver, CommercialStartIsASecondPlayerWin) {
+  // Four colours, three chips each: a second-player win (seed 003, introduction).
+  Solver solver(12, 4, 1);
+  EXPECT_FALSE(solver.mover_wins(piles::babylon::start_position({3, 3, 3, 3})));
+}
+
+TEST(BabylonSolver, AgreesWithThePlainSolverOnSmallStarts) {
+  // Up to 9 chips for two and three colours, 8 for four, 7 for five.
+  Solver solver(9, 5, 1);
+  int checked = 0;
+  for (int colours = 2; colours <= 5; ++colours)
+    for (const auto& counts :
+         piles::babylon::table_starts(colours, colours <= 3 ? 9 : 12 - colours)) {
+      EXPECT_EQ(solver.mover_wins(piles::babylon::start_position(counts)),
+                plain_mover_wins(plain_start(counts)))
+          << ::testing::PrintToString(counts);
+      ++checked;
+    }
+  EXPECT_EQ(checked, 59);  // 20 + 23 + 12 + 4 starts
+}
+
+TEST(BabylonSolver, AgreesWithThePlainSolverOnRandomPositions) {
+  // Mid-game positions with tall stacks and lone colours exercise the dead-stack rule.
+  std::mt19937 rng(2024);
+  Solver solver(40, 4, 1);
+  for (int trial = 0; trial < 2000; ++trial) {
+    Position p;
+    p.colours = 2 + static_cast<int>(rng() % 3);
+    const int stacks = 2 + static_cast<int>(rng() % 7);
+    for (int i = 0; i < stacks; ++i)
+      p.colour[rng() % p.colours].add(1 + static_cast<int>(rng() % 6));
+    EXPECT_EQ(solver.mover_wins(p), plain_mover_wins(plain_stacks(p))) << "trial " << trial;
+  }
+}
+
+TEST(BabylonSolver, WideKeysGiveTheSameAnswers) {
+  Solver narrow(20, 3, 1), wide(120, 3, 1);
+  ASSERT_EQ(narrow.key_width(), 128);
+  ASSERT_EQ(wide.key_width(), 256);
+  for (const auto& counts : piles::babylon::table_starts(3, 14)) {
+    const Position p = piles::babylon::start_position(counts);
+    EXPECT_EQ(narrow.mover_wins(p), wide.mover_wins(p)) << ::testing::PrintToString(counts);
+  }
+}
+
+TEST(BabylonSolver, ThreadsDoNotChangeTheTable) {
+  const auto one = piles::babylon::solve_table(3, 15, 1, true);
+  const auto two = piles::babylon::solve_table(3, 15, 2, true);
+  ASSERT_EQ(one.rows.size(), two.rows.size());
+  for (std::size_t i = 0; i < one.rows.size(); ++i)
+    EXPECT_EQ(one.rows[i].first_wins, two.rows[i].first_wins);
+}
+
+TEST(BabylonAnalysis, ReportedWinningMovesWinAndNoOthersDo) {
+  // Every first move replayed against the plain solver, which shares nothing with the engine.
+  for (const std::vector<int>& counts : std::vector<std::vector<int>>{
+           {2, 4}, {1, 6}, {3, 4}, {2, 2, 3}, {1, 2, 4}, {2, 2, 2}, {1, 1, 2, 3}}) {
+    Solver solver(7, 4, 2);
+    const auto a = piles::babylon::analyse(counts, solver);
+    const Position start = piles::babylon::start_position(counts);
+    EXPECT_EQ(a.first_wins, plain_mover_wins(plain_start(counts)));
+    for (const auto& f : a.moves)
+      EXPECT_EQ(f.wins, !plain_mover_wins(plain_stacks(after(start, f.move))))
+          << ::testing::PrintToString(counts) << " " << piles::babylon::describe(f.move);
+  }
+}
+
+TEST(BabylonAnalysis, EveryReplyWinsForTheSecondPlayer) {
+  for (const std::vector<int>& counts :
+       std::vector<std::vector<int>>{{3, 3}, {3, 5}, {4, 4}, {3, 3, 3, 3}, {6, 8}, {5, 5, 5}}) {
+    Solver solver(16, 4, 2);
+    const auto a = piles::babylon::analyse(counts, solver);
+    ASSERT_FALSE(a.first_wins) << ::testing::PrintToString(counts);
+    const Position start = piles::babylon::start_position(counts);
+    Solver check(16, 4, 1);  // a fresh memo
+    for (const auto& f : a.moves) {
+      EXPECT_FALSE(f.wins);
+      ASSERT_TRUE(f.reply.has_value());
+      const Position reply = after(after(start, f.move), *f.reply);
+      EXPECT_FALSE(check.mover_wins(reply)) << piles::babylon::describe(f.move);
+      if (reply.chips() <= 8) EXPECT_FALSE(plain_mover_wins(plain_stacks(reply)));
+    }
+  }
+}
+
+TEST(BabylonAnalysis, SmallRepliesCheckedByThePlainSolver) {
+  for (const std::vector<int>& counts : std::vector<std::vector<int>>{{3, 3}, {2, 2, 2, 2}}) {
+    Solver solver(8, 4, 1);
+    const auto a = piles::babylon::analyse(counts, solver);
+    EXPECT_EQ(a.first_wins, plain_mover_wins(plain_start(counts)));
+    const Position start = piles::babylon::start_position(counts);
+    for (const auto& f : a.moves)
+      if (f.reply)
+        EXPECT_FALSE(plain_mover_wins(plain_stacks(after(after(start, f.move), *f.reply))));
+  }
+}
