@@ -62,13 +62,24 @@ PILES_HD inline int start_key_bits(int chips, int colours) {
   return 2 * chips + colours;
 }
 
-PILES_HD inline int popcount(Bits x) {
+// Without a popcount instruction in the target (the default x86-64 build) the compiler would
+// call a library routine; the inline bit-parallel count is faster there.
+PILES_HD inline int popcount64(std::uint64_t x) {
 #if defined(__CUDA_ARCH__)
-  return __popcll(static_cast<std::uint64_t>(x)) + __popcll(static_cast<std::uint64_t>(x >> 64));
+  return __popcll(x);
+#elif defined(__POPCNT__)
+  return __builtin_popcountll(x);
 #else
-  return __builtin_popcountll(static_cast<std::uint64_t>(x)) +
-         __builtin_popcountll(static_cast<std::uint64_t>(x >> 64));
+  x -= (x >> 1) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
 #endif
+}
+
+PILES_HD inline int popcount(Bits x) {
+  const auto hi = static_cast<std::uint64_t>(x >> 64);
+  return popcount64(static_cast<std::uint64_t>(x)) + (hi ? popcount64(hi) : 0);
 }
 
 // Index of the lowest set bit; x must not be 0.
@@ -241,22 +252,20 @@ PILES_HD inline Bits subset_sums(const Position& p, int skip, std::uint32_t dead
   return sums;
 }
 
-// What encode() found: the position's key, or its value when that needs no search.
-template <class Key>
-struct Encoded {
-  Key key;
-  int known;  // -1: search `key`; 0: the mover loses; 1: the mover wins
+// A position with its dead stacks set aside (see reduce()).
+struct Reduced {
+  std::uint32_t dead;  // colours whose only stack is dead
+  int known;           // -1: search the key; 0: the mover loses; 1: the mover wins
+  int bits;            // length of the key when known < 0: chips + stacks + colours, live only
 };
 
-// Canonical key of the position, with two simplifications that keep the game the same:
+// Two simplifications that keep the game the same:
 // - a dead stack (the only one of its colour, and no set of other stacks sums to its height)
 //   can never move or be covered again, so it is dropped: colours never reappear and stacks
 //   only merge, so every future height is a subset sum of today's;
 // - with at most one live colour left any two stacks can merge, so exactly stacks - 1 moves
 //   remain and parity decides.
-// The key must have room: start_key_bits(chips, colours) <= key_bits<Key> for the start.
-template <class Key>
-PILES_HD Encoded<Key> encode(const Position& p) {
+PILES_HD inline Reduced reduce(const Position& p) {
   Bits seen = 0, shared = 0;  // heights showing in some colour, in two or more colours
   int chips = 0;
   for (int c = 0; c < p.colours; ++c) {
@@ -286,9 +295,15 @@ PILES_HD Encoded<Key> encode(const Position& p) {
     ++live_colours;
     live_stacks += p.colour[c].stacks;
   }
-  if (live_colours <= 1) return {Key{0}, live_stacks >= 2 && live_stacks % 2 == 0 ? 1 : 0};
+  if (live_colours <= 1) return {dead, live_stacks >= 2 && live_stacks % 2 == 0 ? 1 : 0, 0};
+  return {dead, -1, chips + live_stacks + live_colours};
+}
 
-  // Colours in increasing order of their codes (any fixed order of partitions would do).
+// Canonical key of the live colours: each colour's code and a closing zero, colours in
+// increasing order of their codes (any fixed order of partitions would do). Needs
+// key_bits<Key> >= reduce(p).bits.
+template <class Key>
+PILES_HD Key pack(const Position& p, std::uint32_t dead) {
   Key code[max_colours];
   int length[max_colours];
   int n = 0;
@@ -306,7 +321,22 @@ PILES_HD Encoded<Key> encode(const Position& p) {
   }
   Key key = 0;
   for (int i = 0; i < n; ++i) key = (key << (length[i] + 1)) | (code[i] << 1);
-  return {key, -1};
+  return key;
+}
+
+// What encode() found: the position's key, or its value when that needs no search.
+template <class Key>
+struct Encoded {
+  Key key;
+  int known;  // -1: search `key`; 0: the mover loses; 1: the mover wins
+};
+
+// reduce() then pack(); the key must have room for the position.
+template <class Key>
+PILES_HD Encoded<Key> encode(const Position& p) {
+  const Reduced r = reduce(p);
+  if (r.known >= 0) return {Key{0}, r.known};
+  return {pack<Key>(p, r.dead), -1};
 }
 
 // Inverse of encode() for a key it returned: colours numbered from the lowest bits up.

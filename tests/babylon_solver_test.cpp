@@ -65,13 +65,13 @@ TEST(BabylonSolver, TheoremForEveryTwoColourStartUpTo16Chips) {
 
 TEST(BabylonSolver, CommercialStartIsASecondPlayerWin) {
   // Four colours, three chips each: a second-player win (seed 003, introduction).
-  Solver solver(12, 4, 1);
+  Solver solver(1);
   EXPECT_FALSE(solver.mover_wins(piles::babylon::start_position({3, 3, 3, 3})));
 }
 
 TEST(BabylonSolver, AgreesWithThePlainSolverOnSmallStarts) {
   // Up to 9 chips for two and three colours, 8 for four, 7 for five.
-  Solver solver(9, 5, 1);
+  Solver solver(1);
   int checked = 0;
   for (int colours = 2; colours <= 5; ++colours)
     for (const auto& counts :
@@ -87,7 +87,7 @@ TEST(BabylonSolver, AgreesWithThePlainSolverOnSmallStarts) {
 TEST(BabylonSolver, AgreesWithThePlainSolverOnRandomPositions) {
   // Mid-game positions with tall stacks and lone colours exercise the dead-stack rule.
   std::mt19937 rng(2024);
-  Solver solver(40, 4, 1);
+  Solver solver(1);
   for (int trial = 0; trial < 2000; ++trial) {
     Position p;
     p.colours = 2 + static_cast<int>(rng() % 3);
@@ -98,14 +98,18 @@ TEST(BabylonSolver, AgreesWithThePlainSolverOnRandomPositions) {
   }
 }
 
-TEST(BabylonSolver, WideKeysGiveTheSameAnswers) {
-  Solver narrow(20, 3, 1), wide(120, 3, 1);
-  ASSERT_EQ(narrow.key_width(), 128);
-  ASSERT_EQ(wide.key_width(), 256);
-  for (const auto& counts : piles::babylon::table_starts(3, 14)) {
-    const Position p = piles::babylon::start_position(counts);
-    EXPECT_EQ(narrow.mover_wins(p), wide.mover_wins(p)) << ::testing::PrintToString(counts);
+TEST(BabylonSolver, TheoremBeyondTheNarrowKey) {
+  // Starts of 64 to 126 chips need 256-bit keys at the top of the search (2 * chips + 2 > 127
+  // bits); their deeper positions drop to 128-bit keys. Theorem 4.1 still decides them.
+  Solver solver(1);
+  for (const auto& [p, q] : std::vector<std::pair<int, int>>{
+           {1, 63}, {2, 62}, {3, 61}, {4, 60}, {3, 123}, {2, 124}, {5, 121}, {6, 100}}) {
+    EXPECT_EQ(!solver.mover_wins(piles::babylon::start_position({p, q})),
+              piles::babylon::theorem_second_wins(p, q))
+        << p << "," << q;
   }
+  EXPECT_GT(solver.wide_states(), 0u);
+  EXPECT_LT(solver.wide_states(), solver.memo_states());
 }
 
 TEST(BabylonSolver, ThreadsDoNotChangeTheTable) {
@@ -120,7 +124,7 @@ TEST(BabylonAnalysis, ReportedWinningMovesWinAndNoOthersDo) {
   // Every first move replayed against the plain solver, which shares nothing with the engine.
   for (const std::vector<int>& counts : std::vector<std::vector<int>>{
            {2, 4}, {1, 6}, {3, 4}, {2, 2, 3}, {1, 2, 4}, {2, 2, 2}, {1, 1, 2, 3}}) {
-    Solver solver(7, 4, 2);
+    Solver solver(2);
     const auto a = piles::babylon::analyse(counts, solver);
     const Position start = piles::babylon::start_position(counts);
     EXPECT_EQ(a.first_wins, plain_mover_wins(plain_start(counts)));
@@ -133,11 +137,11 @@ TEST(BabylonAnalysis, ReportedWinningMovesWinAndNoOthersDo) {
 TEST(BabylonAnalysis, EveryReplyWinsForTheSecondPlayer) {
   for (const std::vector<int>& counts :
        std::vector<std::vector<int>>{{3, 3}, {3, 5}, {4, 4}, {3, 3, 3, 3}, {6, 8}, {5, 5, 5}}) {
-    Solver solver(16, 4, 2);
+    Solver solver(2);
     const auto a = piles::babylon::analyse(counts, solver);
     ASSERT_FALSE(a.first_wins) << ::testing::PrintToString(counts);
     const Position start = piles::babylon::start_position(counts);
-    Solver check(16, 4, 1);  // a fresh memo
+    Solver check(1);  // a fresh memo
     for (const auto& f : a.moves) {
       EXPECT_FALSE(f.wins);
       ASSERT_TRUE(f.reply.has_value());
@@ -150,7 +154,7 @@ TEST(BabylonAnalysis, EveryReplyWinsForTheSecondPlayer) {
 
 TEST(BabylonAnalysis, SmallRepliesCheckedByThePlainSolver) {
   for (const std::vector<int>& counts : std::vector<std::vector<int>>{{3, 3}, {2, 2, 2, 2}}) {
-    Solver solver(8, 4, 1);
+    Solver solver(1);
     const auto a = piles::babylon::analyse(counts, solver);
     EXPECT_EQ(a.first_wins, plain_mover_wins(plain_start(counts)));
     const Position start = piles::babylon::start_position(counts);

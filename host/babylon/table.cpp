@@ -32,8 +32,7 @@ Table solve_table(int colours, int max_chips, int threads, bool quiet) {
     t.rows.push_back(row);
   }
 
-  Solver solver(max_chips, colours, threads);
-  t.key_width = solver.key_width();
+  Solver solver(threads);
   Progress progress("babylon table", t.rows.size(), "starts", quiet);
   const int n = static_cast<int>(t.rows.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -47,6 +46,7 @@ Table solve_table(int colours, int max_chips, int threads, bool quiet) {
   progress.finish();
 
   t.memo_states = solver.memo_states();
+  t.wide_states = solver.wide_states();
   t.memo_bytes = solver.memo_bytes();
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return t;

@@ -14,9 +14,9 @@ struct TableRow {
 };
 
 struct Table {
-  int colours = 0, max_chips = 0, threads = 1, key_width = 128;
+  int colours = 0, max_chips = 0, threads = 1;
   std::vector<TableRow> rows;
-  std::uint64_t memo_states = 0, memo_bytes = 0;
+  std::uint64_t memo_states = 0, wide_states = 0, memo_bytes = 0;
   double seconds = 0;
 };
 

@@ -68,7 +68,7 @@ std::string start_text(const std::vector<int>& counts) {
 void run_solve(const std::vector<std::string>& args, const CommonOptions& common) {
   const int threads = cpu_threads(common);
   const std::vector<int> counts = babylon::parse_counts(args);
-  babylon::Solver solver(total(counts), static_cast<int>(counts.size()), threads);
+  babylon::Solver solver(threads);
   const babylon::Analysis a = babylon::analyse(counts, solver);
   const double rate = a.seconds > 0 ? a.searched / a.seconds : 0;
 
@@ -88,7 +88,7 @@ void run_solve(const std::vector<std::string>& args, const CommonOptions& common
                {"memo_states", solver.memo_states()},
                {"memo_bytes", solver.memo_bytes()},
                {"peak_rss_bytes", babylon::peak_rss_bytes()},
-               {"key_bits", solver.key_width()},
+               {"wide_states", solver.wide_states()},
                {"backend", "cpu"},
                {"threads", threads}});
     return;
@@ -108,9 +108,10 @@ void run_solve(const std::vector<std::string>& args, const CommonOptions& common
   }
   fmt::print("states   {} searched in {:.3f} s ({:.0f} states/s, {} thread{})\n", a.searched,
              a.seconds, rate, threads, threads == 1 ? "" : "s");
-  fmt::print("memory   memo {} positions, {:.1f} MiB ({}-bit keys); peak RSS {:.1f} MiB\n",
-             solver.memo_states(), mib(solver.memo_bytes()), solver.key_width(),
-             mib(babylon::peak_rss_bytes()));
+  fmt::print(
+      "memory   memo {} positions ({} under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
+      solver.memo_states(), solver.wide_states(), mib(solver.memo_bytes()),
+      mib(babylon::peak_rss_bytes()));
 }
 
 void run_table(const TableOptions& options, const CommonOptions& common) {
@@ -150,10 +151,10 @@ void run_table(const TableOptions& options, const CommonOptions& common) {
     fmt::print("Georgakopoulos-Winkler Theorem 4.1: {} of {} starts agree\n",
                t.rows.size() - disagreements, t.rows.size());
   fmt::print(
-      "{} starts, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions, "
-      "{:.1f} MiB ({}-bit keys); peak RSS {:.1f} MiB\n",
+      "{} starts, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions ({} "
+      "under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
       t.rows.size(), colours, max_chips, t.seconds, threads, threads == 1 ? "" : "s", t.memo_states,
-      mib(t.memo_bytes), t.key_width, mib(babylon::peak_rss_bytes()));
+      t.wide_states, mib(t.memo_bytes), mib(babylon::peak_rss_bytes()));
 }
 
 void run_play(const PlayOptions& options, const CommonOptions& common) {
@@ -162,7 +163,7 @@ void run_play(const PlayOptions& options, const CommonOptions& common) {
   std::optional<bool> human_first;
   if (options.side == "first") human_first = true;
   if (options.side == "second") human_first = false;
-  babylon::Solver solver(total(counts), static_cast<int>(counts.size()), threads);
+  babylon::Solver solver(threads);
   babylon::play(counts, human_first, solver, std::cin, std::cout, !isatty(STDIN_FILENO));
 }
 
