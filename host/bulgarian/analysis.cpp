@@ -65,6 +65,11 @@ void run_forward(const PartitionTable& table, const RunTarget& target, Analysis&
     check_forward_size(table.n(), host_memory() / 2, "half the host memory");
     counts = forward_cpu(table, target.threads);
   }
+  std::uint64_t placed = 0;
+  for (const std::uint64_t c : counts.histogram) placed += c;
+  if (placed != a.partitions)
+    throw std::runtime_error(fmt::format("n = {}: the forward engine placed {} partitions, not {}",
+                                         table.n(), placed, a.partitions));
   a.transient_histogram = std::move(counts.histogram);
   a.garden_of_eden = counts.garden_of_eden;
   a.cycle_ranks = std::move(counts.cycle_ranks);

@@ -20,15 +20,15 @@
 namespace piles::bulgarian {
 namespace {
 
-// Cycle length of a cycle partition, by playing it until it comes back; Brandt's theorem says
-// within k + 1 moves, and a partition that does not come back is not on a cycle at all.
-int cycle_length(const part_t* start, int len, int k) {
+// A root must lie on a cycle: played, it comes back within k + 1 moves (Brandt). Together with
+// the count of every partition visited, this makes each run check the theorem for its n.
+void check_on_cycle(const part_t* start, int len, int k) {
   std::vector<part_t> cur(start, start + len), next;
   for (int moves = 1; moves <= k + 1; ++moves) {
     next.resize(cur.size() + 1);
     next.resize(partition::bulgarian_move(cur.data(), static_cast<int>(cur.size()), next.data()));
     std::swap(cur, next);
-    if (std::equal(cur.begin(), cur.end(), start, start + len)) return moves;
+    if (std::equal(cur.begin(), cur.end(), start, start + len)) return;
   }
   throw std::runtime_error(fmt::format("Brandt partition {} is not on a cycle",
                                        paren_list(std::vector<int>(start, start + len))));
@@ -115,7 +115,7 @@ ForestTop expand_forest(int n, std::size_t min_subtrees) {
   for (std::uint64_t mask = (std::uint64_t{1} << r) - 1; mask < end;
        mask = r == 0 ? end : next_same_popcount(mask)) {
     const int len = cycle_partition(k, mask, parts);
-    ++top.roots_by_cycle_length[cycle_length(parts, len, k)];
+    check_on_cycle(parts, len, k);
     top.root_ranks.push_back(partition::rank(table.view(), parts, len));
     ForestNode root;
     root.assign(parts, len, 0);

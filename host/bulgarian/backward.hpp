@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "core/bulgarian.hpp"
@@ -27,8 +26,7 @@ int depth_bound(int n);
 struct ForestTop {
   ForestCounts counts;                    // the nodes expanded here
   std::vector<std::uint64_t> root_ranks;  // sorted
-  std::map<int, std::uint64_t> roots_by_cycle_length;
-  std::vector<ForestWalker> subtrees;  // fresh walks, each over everything below its node
+  std::vector<ForestWalker> subtrees;     // fresh walks, each over everything below its node
 };
 ForestTop expand_forest(int n, std::size_t min_subtrees);
 
