@@ -5,7 +5,9 @@
 
 #include "host/cli/commands.hpp"
 #include "host/common/output.hpp"
+#include "host/common/parse.hpp"
 #include "host/topswops/play.hpp"
+#include "host/topswops/solve.hpp"
 
 namespace piles::cli {
 namespace {
@@ -28,6 +30,54 @@ void run_play(const std::string& text, const CommonOptions& common) {
     fmt::print("{:5}  {}\n", i, comma_list(game.trace[i]));
 }
 
+struct SolveArgs {
+  std::string n, final = "any", bound, checkpoint, shard;
+};
+
+void print_solution(const topswops::Solution& s, const CommonOptions& common) {
+  if (common.json)
+    emit_json(topswops::to_json(s));
+  else
+    fmt::print("{}", topswops::to_text(s, common.quiet));
+}
+
+void run_solve(const SolveArgs& args, const CommonOptions& common) {
+  topswops::SolveOptions options;
+  options.n = static_cast<int>(parse_int(args.n, "N", 1, topswops::max_n));
+  options.final = args.final == "sorted" ? topswops::Final::sorted : topswops::Final::any;
+  if (!args.bound.empty())
+    options.bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
+  if (!args.shard.empty()) options.shard = topswops::parse_shard(args.shard);
+  options.checkpoint = args.checkpoint;
+  print_solution(topswops::solve(options, resolve_backend(common), common.quiet || common.json),
+                 common);
+}
+
+void add_solve(CLI::App& topswops, const CommonOptions& common) {
+  auto args = std::make_shared<SolveArgs>();
+  CLI::App* solve = topswops.add_subcommand(
+      "solve", "The longest games on N cards and every deck that reaches them");
+  solve->add_option("N", args->n, "Number of cards (1..24)")->required();
+  solve->add_option("--final", args->final, "any | sorted: only games ending in the sorted deck")
+      ->check(CLI::IsMember({"any", "sorted"}));
+  solve->add_option("--bound", args->bound,
+                    "Look only for games of at least L steps (none found proves f(N) < L)");
+  solve->add_option("--checkpoint", args->checkpoint,
+                    "Journal of finished chunks: resumes from it, appends to it");
+  solve->add_option("--shard", args->shard,
+                    "I/K: only chunks I mod K, a partial result in the --checkpoint journal");
+  solve->callback([args, &common] { run_solve(*args, common); });
+}
+
+void add_merge(CLI::App& topswops, const CommonOptions& common) {
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* merge =
+      topswops.add_subcommand("merge", "Combine the journals of shards into the whole answer");
+  merge->add_option("FILE", *files, "Journals written by solve --shard ... --checkpoint FILE")
+      ->required();
+  merge->callback([files, &common] { print_solution(topswops::merge(*files), common); });
+}
+
 }  // namespace
 
 void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
@@ -40,6 +90,9 @@ void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
   play->add_option("DECK", *deck, "Comma-separated permutation of 1..n, top card first")
       ->required();
   play->callback([deck, &common] { run_play(*deck, common); });
+
+  add_solve(*topswops, common);
+  add_merge(*topswops, common);
 }
 
 }  // namespace piles::cli

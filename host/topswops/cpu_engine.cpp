@@ -1,0 +1,82 @@
+#include "host/topswops/cpu_engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+
+#include "core/topswops.hpp"
+#include "host/topswops/game_sink.hpp"
+
+namespace piles::topswops {
+namespace {
+
+// A piece is this many prefixes at most: small enough to balance the threads at the end of a
+// round, large enough that merging its partial costs nothing.
+constexpr std::size_t piece_prefixes = 16;
+
+struct Piece {
+  std::size_t chunk_slot, first, last;
+};
+
+struct ChunkState {
+  Partial partial;
+  std::size_t pieces_left = 0;
+  double seconds = 0;
+};
+
+template <int W>
+Partial search_prefixes(const Plan& plan, std::size_t first, std::size_t last, int target) {
+  const Problem problem = plan.problem();
+  Partial partial;
+  std::uint64_t nodes[max_n] = {};
+  GameSink<W> sink{plan.n, partial};
+  for (std::size_t i = first; i < last; ++i) {
+    Deck<W> start;
+    const Frame<W> f = replay<W>(problem, &plan.choices[i * plan.depth], plan.depth, start);
+    search_below(problem, f, plan.depth, start, target, nodes, sink);
+  }
+  partial.nodes.assign(nodes, nodes + plan.n);
+  return partial;
+}
+
+}  // namespace
+
+void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
+                    const ChunkDone& done) {
+  std::vector<ChunkState> state(chunks.size());
+  std::vector<Piece> pieces;
+  for (std::size_t s = 0; s < chunks.size(); ++s) {
+    const std::size_t first = plan.chunk_begin(chunks[s]), last = plan.chunk_begin(chunks[s] + 1);
+    state[s].partial.nodes.assign(plan.n, 0);
+    for (std::size_t p = first; p < last; p += piece_prefixes)
+      pieces.push_back({s, p, std::min(last, p + piece_prefixes)});
+    state[s].pieces_left = (last - first + piece_prefixes - 1) / piece_prefixes;
+    if (first == last) done(chunks[s], state[s].partial, 0);
+  }
+  std::mutex mutex;
+  std::exception_ptr failure;
+  const auto search = words_for(plan.n) == 2 ? search_prefixes<2> : search_prefixes<3>;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const Piece& piece = pieces[i];
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      const Partial partial = search(plan, piece.first, piece.last, target);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::lock_guard lock(mutex);
+      ChunkState& chunk = state[piece.chunk_slot];
+      chunk.partial.merge(partial);
+      chunk.seconds += seconds;
+      if (--chunk.pieces_left == 0 && !failure)
+        done(chunks[piece.chunk_slot], chunk.partial, chunk.seconds);
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace piles::topswops

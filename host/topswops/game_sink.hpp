@@ -1,0 +1,28 @@
+#pragma once
+
+#include <vector>
+
+#include "core/topswops.hpp"
+#include "host/topswops/partial.hpp"
+
+namespace piles::topswops {
+
+template <int W>
+std::vector<int> to_cards(const Deck<W>& deck, int n) {
+  std::vector<int> cards(n);
+  for (int i = 0; i < n; ++i) cards[i] = deck.at(i);
+  return cards;
+}
+
+// The CPU side's sink for search_below: every game reaching the target goes into a Partial.
+template <int W>
+struct GameSink {
+  int n;
+  Partial& partial;
+
+  void leaf(int steps, const Deck<W>& start, const Deck<W>& final_deck) {
+    if (steps >= partial.best) partial.add(steps, {to_cards(start, n), to_cards(final_deck, n)});
+  }
+};
+
+}  // namespace piles::topswops

@@ -1,0 +1,85 @@
+#include "host/topswops/gpu_engine.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#ifdef PILES_HAVE_CUDA
+#include "kernels/topswops_search.hpp"
+#endif
+
+namespace piles::topswops {
+
+#ifdef PILES_HAVE_CUDA
+
+namespace {
+
+gpu::TopswopsWork make_work(const Plan& plan, const std::vector<int>& batch, int target) {
+  gpu::TopswopsWork work;
+  work.n = plan.n;
+  work.sorted = plan.final == Final::sorted;
+  work.bound = plan.bound;
+  work.depth = plan.depth;
+  work.target = target;
+  std::uint64_t end = 0;
+  for (int chunk : batch) {
+    const std::size_t first = plan.chunk_begin(chunk), last = plan.chunk_begin(chunk + 1);
+    work.choices.insert(work.choices.end(), plan.choices.begin() + first * plan.depth,
+                        plan.choices.begin() + last * plan.depth);
+    end += last - first;
+    work.chunk_ends.push_back(end);
+  }
+  return work;
+}
+
+Partial to_partial(const gpu::TopswopsChunkResult& r) {
+  Partial p;
+  p.nodes = r.nodes;
+  for (std::size_t i = 0; i < r.starts.size(); ++i) p.add(r.best, {r.starts[i], r.finals[i]});
+  p.best = r.best;
+  p.count = r.count;
+  return p;
+}
+
+void run_batch(const Plan& plan, const std::vector<int>& batch, int target, const ChunkDone& done) {
+  const auto start = std::chrono::steady_clock::now();
+  const gpu::TopswopsWork work = make_work(plan, batch, target);
+  const auto results = gpu::topswops_search(work);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double prefixes = static_cast<double>(work.chunk_ends.back());
+  std::uint64_t first = 0;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const std::uint64_t size = work.chunk_ends[i] - first;
+    first = work.chunk_ends[i];
+    // A launch runs its chunks together: each is charged its share of the prefixes.
+    done(batch[i], to_partial(results[i]), prefixes > 0 ? seconds * size / prefixes : 0.0);
+  }
+}
+
+}  // namespace
+
+void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
+                    const ChunkDone& done) {
+  std::vector<int> batch;
+  std::size_t prefixes = 0;
+  for (int chunk : chunks) {
+    batch.push_back(chunk);
+    prefixes += plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk);
+    if (prefixes >= launch_prefixes) {
+      run_batch(plan, batch, target, done);
+      batch.clear();
+      prefixes = 0;
+    }
+  }
+  if (!batch.empty()) run_batch(plan, batch, target, done);
+}
+
+#else
+
+void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&) {
+  throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
+}
+
+#endif
+
+}  // namespace piles::topswops

@@ -1,0 +1,92 @@
+#include "host/topswops/partial.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "host/common/error.hpp"
+
+namespace piles::topswops {
+
+void Partial::add(int steps, FoundGame game) {
+  if (steps < best) return;
+  if (steps > best) {
+    best = steps;
+    count = 0;
+    decks.clear();
+  }
+  ++count;
+  // Keep the first max_decks in order, so that a capped list does not depend on the order in
+  // which the games were found.
+  decks.insert(std::lower_bound(decks.begin(), decks.end(), game), std::move(game));
+  if (decks.size() > max_decks) decks.pop_back();
+}
+
+void Partial::merge(const Partial& other) {
+  if (other.nodes.size() > nodes.size()) nodes.resize(other.nodes.size());
+  for (std::size_t l = 0; l < other.nodes.size(); ++l) nodes[l] += other.nodes[l];
+  if (other.best < best || other.best < 0) return;
+  if (other.best > best) {
+    best = other.best;
+    count = 0;
+    decks.clear();
+  }
+  count += other.count;
+  std::vector<FoundGame> merged;
+  merged.reserve(decks.size() + other.decks.size());
+  std::merge(decks.begin(), decks.end(), other.decks.begin(), other.decks.end(),
+             std::back_inserter(merged));
+  if (merged.size() > max_decks) merged.resize(max_decks);
+  decks = std::move(merged);
+}
+
+std::uint64_t Partial::total_nodes() const {
+  return std::accumulate(nodes.begin(), nodes.end(), std::uint64_t{0});
+}
+
+nlohmann::json chunk_to_json(const Partial& partial, int target, double seconds) {
+  nlohmann::json decks = nlohmann::json::array();
+  for (const FoundGame& g : partial.decks)
+    decks.push_back({{"deck", g.deck}, {"final", g.final_deck}});
+  return {{"target", target}, {"best", partial.best},   {"count", partial.count},
+          {"decks", decks},   {"nodes", partial.nodes}, {"seconds", seconds}};
+}
+
+namespace {
+
+std::vector<int> read_deck(const nlohmann::json& j, int n, const std::string& where) {
+  auto deck = j.get<std::vector<int>>();
+  std::vector<int> sorted = deck;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> expected(n);
+  std::iota(expected.begin(), expected.end(), 1);
+  if (sorted != expected)
+    throw UsageError(fmt::format("{}: a deck is not a permutation of 1..{}", where, n));
+  return deck;
+}
+
+}  // namespace
+
+ChunkRecord chunk_from_json(const nlohmann::json& payload, int n, const std::string& where) {
+  ChunkRecord r;
+  try {
+    r.target = payload.at("target").get<int>();
+    r.seconds = payload.at("seconds").get<double>();
+    r.partial.best = payload.at("best").get<int>();
+    r.partial.count = payload.at("count").get<std::uint64_t>();
+    r.partial.nodes = payload.at("nodes").get<std::vector<std::uint64_t>>();
+    for (const auto& g : payload.at("decks"))
+      r.partial.decks.push_back(
+          {read_deck(g.at("deck"), n, where), read_deck(g.at("final"), n, where)});
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed chunk result ({})", where, e.what()));
+  }
+  if (static_cast<int>(r.partial.nodes.size()) != n || r.partial.decks.size() > r.partial.count ||
+      r.partial.decks.size() > Partial::max_decks || (r.partial.best < 0 && r.partial.count > 0) ||
+      !std::is_sorted(r.partial.decks.begin(), r.partial.decks.end()))
+    throw UsageError(fmt::format("{}: inconsistent chunk result", where));
+  return r;
+}
+
+}  // namespace piles::topswops

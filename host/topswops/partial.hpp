@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace piles::topswops {
+
+// A start deck and the deck its game ends in.
+struct FoundGame {
+  std::vector<int> deck, final_deck;
+  auto operator<=>(const FoundGame&) const = default;
+};
+
+// What a piece of the search found: the longest game that reached its target, every deck of
+// that length (count exact, list capped at max_decks), and its nodes per level. Merging is
+// associative and commutative, so chunks may finish in any order on any engine or machine.
+struct Partial {
+  static constexpr std::size_t max_decks = 10000;
+
+  int best = -1;  // -1: no game reached the target
+  std::uint64_t count = 0;
+  std::vector<FoundGame> decks;  // sorted, at most max_decks
+  std::vector<std::uint64_t> nodes;
+
+  // A game of `steps` steps that reached the target.
+  void add(int steps, FoundGame game);
+  void merge(const Partial& other);
+  std::uint64_t total_nodes() const;
+  bool decks_truncated() const { return decks.size() < count; }
+  bool operator==(const Partial&) const = default;
+};
+
+// The journal payload of one chunk: the partial and the target the chunk ran with.
+nlohmann::json chunk_to_json(const Partial& partial, int target, double seconds);
+// Inverse of chunk_to_json; throws UsageError (naming `where`) on a malformed payload.
+struct ChunkRecord {
+  Partial partial;
+  int target = 0;
+  double seconds = 0;
+};
+ChunkRecord chunk_from_json(const nlohmann::json& payload, int n, const std::string& where);
+
+}  // namespace piles::topswops

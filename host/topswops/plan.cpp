@@ -1,0 +1,127 @@
+#include "host/topswops/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "host/common/error.hpp"
+#include "host/topswops/game_sink.hpp"
+#include "host/topswops/published.hpp"
+
+namespace piles::topswops {
+namespace {
+
+// Below this many prefixes (before pruning) the GPU could not keep its threads busy.
+constexpr double wanted_prefixes = 1 << 20;
+
+// Prefixes sit at least this far above the leaves, so a subtree is worth handing out.
+constexpr int min_levels_below = 6;
+
+// Small searches get fewer chunks, each worth a journal line.
+constexpr std::size_t min_chunk_prefixes = 16;
+
+int choose_depth(int n) {
+  int depth = 0;
+  double prefixes = 1;
+  while (prefixes < wanted_prefixes && depth < n - 1 - min_levels_below)
+    prefixes *= n - 1 - depth++;
+  return depth;
+}
+
+const int* known_values(Final final, std::size_t& size) {
+  size = final == Final::sorted ? published::longest_sorted.size() : published::longest.size();
+  return final == Final::sorted ? published::longest_sorted.data() : published::longest.data();
+}
+
+template <int W>
+void expand(Plan& plan) {
+  const Problem problem = plan.problem();
+  Deck<W> start;
+  const Frame<W> root = replay<W>(problem, nullptr, 0, start);
+  plan.top.nodes.assign(plan.n, 0);
+  plan.top.nodes[0] = 1;
+  GameSink<W> sink{plan.n, plan.top};
+  std::uint8_t choices[max_n];
+  expand_top(problem, root, 0, plan.depth, start, plan.start_target, plan.top.nodes.data(), sink,
+             choices, [&](const std::uint8_t* path) {
+               plan.choices.insert(plan.choices.end(), path, path + plan.depth);
+               ++plan.prefix_count;
+             });
+}
+
+}  // namespace
+
+const char* final_name(Final final) {
+  return final == Final::sorted ? "sorted" : "any";
+}
+
+int fibonacci_bound(int h) {
+  std::int64_t a = 1, b = 1;  // F(1), F(2)
+  for (int i = 2; i <= h; ++i) std::tie(a, b) = std::pair{b, a + b};
+  return static_cast<int>(b - 1);
+}
+
+int bound_for(int h, Final final) {
+  std::size_t known = 0;
+  const int* values = known_values(final, known);
+  if (static_cast<std::size_t>(h) < known) return values[h];
+  if (static_cast<std::size_t>(h) < published::longest.size()) return published::longest[h];
+  return fibonacci_bound(h);
+}
+
+int Plan::round_of(int chunk) const {
+  for (int r = 0; r < warmup_rounds; ++r)
+    if (chunk + 1 < (2 << r)) return r;
+  return warmup_rounds;
+}
+
+std::vector<int> Plan::chunks_of_round(int round) const {
+  const int first = (1 << round) - 1;
+  const int last = round < warmup_rounds ? (2 << round) - 1 : chunk_count;
+  std::vector<int> chunks;
+  for (int c = first; c < std::min(last, chunk_count); ++c) chunks.push_back(c);
+  return chunks;
+}
+
+nlohmann::json Plan::identity() const {
+  return {{"game", "topswops"},
+          {"search", "knuth-forward/1"},
+          {"n", n},
+          {"final", final_name(final)},
+          {"start_target", start_target},
+          {"bound", std::vector<std::int32_t>(bound.begin(), bound.end() - 1)},
+          {"depth", depth},
+          {"prefixes", prefix_count},
+          {"chunks", chunk_count},
+          {"warmup_rounds", warmup_rounds}};
+}
+
+Plan make_plan(int n, Final final, std::optional<int> bound) {
+  if (n < 1 || n > max_n) throw UsageError(fmt::format("n: {} is out of range (1..{})", n, max_n));
+  if (bound && *bound < 0) throw UsageError(fmt::format("--bound: {} is negative", *bound));
+  Plan plan;
+  plan.n = n;
+  plan.final = final;
+  std::size_t known = 0;
+  const int* values = known_values(final, known);
+  plan.start_target = bound ? *bound : values[std::min<std::size_t>(n - 1, known - 1)];
+  for (int h = 0; h < n; ++h) plan.bound.push_back(bound_for(h, final));
+  plan.bound.push_back(fibonacci_bound(n));
+  if (n == 1) {
+    // The root is already a leaf: the one deck, no steps.
+    plan.top.nodes = {1};
+    if (plan.start_target <= 0) plan.top.add(0, {{1}, {1}});
+    return plan;
+  }
+  plan.depth = choose_depth(n);
+  if (words_for(n) == 2)
+    expand<2>(plan);
+  else
+    expand<3>(plan);
+  plan.chunk_count = static_cast<int>(
+      std::clamp<std::size_t>(plan.prefix_count / min_chunk_prefixes, 1, max_chunks));
+  return plan;
+}
+
+}  // namespace piles::topswops

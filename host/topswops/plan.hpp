@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/topswops.hpp"
+#include "host/topswops/partial.hpp"
+
+namespace piles::topswops {
+
+enum class Final { any, sorted };
+const char* final_name(Final final);
+
+// Everything that fixes a search and its node counts, built the same way by every process
+// that works on it (a run, its resumption, every shard, the merge):
+// - the pruning table bound[h] (DESIGN.md section 5): for h < n the published f(h) (or, for
+//   games ending sorted, the published A000376 value) where known, f(h) where only that is
+//   known, else Knuth's bound F(h+1) - 1 (Fibonacci); for h = n always Knuth's bound, so
+//   nothing about n itself is assumed;
+// - the start target: --bound L, else the published value for n-1 (a lower bound: putting
+//   card n under a longest deck of n-1 cards gives a game as long);
+// - the prefixes: the nodes at level `depth`, enumerated on the host in search order, and
+//   numbered chunks of consecutive prefixes; the nodes above them belong to chunk 0;
+// - the rounds: chunks run in rounds (1, 2, 4, ... chunks, then all the rest), every prefix
+//   of a round starting from the best game found in the rounds before it (at least the start
+//   target). Each prefix's search depends only on its round's target, never on which thread
+//   or device ran its neighbours, so a chunk's result, node counts included, is fixed.
+struct Plan {
+  int n = 0;
+  Final final = Final::any;
+  int start_target = 0;
+  std::vector<std::int32_t> bound;  // n + 1 entries
+  int depth = 0;
+  std::size_t prefix_count = 0;
+  std::vector<std::uint8_t> choices;  // prefix i: choices[i * depth, (i + 1) * depth)
+  int chunk_count = 1;
+  Partial top;  // the levels 0..depth, counted once: chunk 0 carries them
+
+  Problem problem() const { return {n, final == Final::sorted, bound.data()}; }
+  std::size_t chunk_begin(int chunk) const { return prefix_count * chunk / chunk_count; }
+  int round_of(int chunk) const;
+  int round_count() const { return round_of(chunk_count - 1) + 1; }
+  std::vector<int> chunks_of_round(int round) const;
+  // What a journal for this plan must match.
+  nlohmann::json identity() const;
+};
+
+inline constexpr int max_chunks = 4096;
+inline constexpr int warmup_rounds = 8;  // rounds of 1, 2, ..., 128 chunks before the rest
+
+// Throws UsageError for n outside 1..max_n or a negative bound.
+Plan make_plan(int n, Final final, std::optional<int> bound);
+
+// The pruning table's entry for h < n cards (see Plan).
+int bound_for(int h, Final final);
+// Knuth's upper bound on the longest game on h cards: F(h+1) - 1.
+int fibonacci_bound(int h);
+
+}  // namespace piles::topswops

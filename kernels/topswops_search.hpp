@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace piles::gpu {
+
+// One launch of the Topswops search (core/topswops.hpp): prefixes grouped in chunks, every
+// prefix searched from the same target.
+struct TopswopsWork {
+  int n = 0;
+  bool sorted = false;
+  std::vector<std::int32_t> bound;        // n + 1 entries, as in topswops::Problem
+  int depth = 0;                          // levels chosen in a prefix
+  std::vector<std::uint8_t> choices;      // every prefix, back to back, depth bytes each
+  std::vector<std::uint64_t> chunk_ends;  // chunk i: prefixes [chunk_ends[i-1], chunk_ends[i])
+  int target = 0;
+};
+
+struct TopswopsChunkResult {
+  int best = -1;  // longest game reaching the target, -1 for none
+  std::uint64_t count = 0;
+  std::vector<std::vector<int>> starts, finals;  // the games of `best` steps found
+  std::vector<std::uint64_t> nodes;              // per level, n entries
+};
+
+// Persistent threads take prefixes from an atomic counter; each chunk's best and game count
+// are kept by atomic max, its games go into a bounded buffer (a chunk whose games overflow
+// it is run again recording only games of its best length). Gives every chunk the same
+// result as the CPU engine.
+std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work);
+
+}  // namespace piles::gpu

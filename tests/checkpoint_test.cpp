@@ -1,0 +1,131 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "host/common/checkpoint.hpp"
+#include "host/common/error.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using piles::ChunkJournal;
+using piles::read_journal;
+using piles::UsageError;
+
+namespace {
+
+class JournalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/piles_journal_XXXXXX";
+    dir_ = mkdtemp(dir);
+    path_ = dir_ / "run.journal";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string text() const {
+    std::ifstream in(path_, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+  void write(const std::string& s) const { std::ofstream(path_, std::ios::binary) << s; }
+
+  // The message of the UsageError that opening the journal throws, or "" if none.
+  std::string open_error(const json& problem) const {
+    try {
+      ChunkJournal journal(path_, problem);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  fs::path dir_, path_;
+  const json problem_ = {{"game", "test"}, {"n", 7}};
+};
+
+}  // namespace
+
+TEST_F(JournalTest, RecordsChunksAndResumesThem) {
+  {
+    ChunkJournal journal(path_, problem_);
+    EXPECT_TRUE(journal.done().empty());
+    journal.append(3, {{"best", 12}});
+    journal.append(0, {{"best", 10}, {"decks", {{1, 2}, {2, 1}}}});
+  }
+  ChunkJournal again(path_, problem_);
+  ASSERT_EQ(again.done().size(), 2u);
+  EXPECT_EQ(again.done().at(3), (json{{"best", 12}}));
+  EXPECT_EQ(again.done().at(0)["decks"][1], (json{2, 1}));
+  again.append(5, json::array());
+  const auto contents = read_journal(path_);
+  EXPECT_EQ(contents.problem, problem_);
+  EXPECT_EQ(contents.chunks.size(), 3u);
+}
+
+TEST_F(JournalTest, EveryLineCarriesItsChecksum) {
+  ChunkJournal(path_, problem_).append(1, {{"x", 1}});
+  const std::string t = text();
+  EXPECT_EQ(t.rfind("problem {", 0), 0u);
+  const std::string second = t.substr(t.find('\n') + 1);
+  EXPECT_EQ(second.rfind("1 {\"x\":1} ", 0), 0u) << second;
+  EXPECT_EQ(second.size(), std::string("1 {\"x\":1} 01234567\n").size());
+}
+
+TEST_F(JournalTest, LineCutShortByAKillIsDropped) {
+  {
+    ChunkJournal journal(path_, problem_);
+    journal.append(1, {{"x", 1}});
+    journal.append(2, {{"x", 2}});
+  }
+  const std::string whole = text();
+  write(whole.substr(0, whole.size() - 5));  // the last line lost its end
+  {
+    ChunkJournal journal(path_, problem_);
+    EXPECT_EQ(journal.done().size(), 1u);
+    journal.append(2, {{"x", 2}});
+  }
+  EXPECT_EQ(text(), whole);
+}
+
+TEST_F(JournalTest, DamagedLineIsRefused) {
+  {
+    ChunkJournal journal(path_, problem_);
+    journal.append(1, {{"x", 1}});
+    journal.append(2, {{"x", 2}});
+  }
+  std::string t = text();
+  t[t.find("\"x\":1") + 4] = '7';
+  write(t);
+  const std::string error = open_error(problem_);
+  EXPECT_NE(error.find("line 2"), std::string::npos) << error;
+  EXPECT_NE(error.find("checksum"), std::string::npos) << error;
+  EXPECT_THROW(read_journal(path_), UsageError);
+}
+
+TEST_F(JournalTest, JournalOfAnotherProblemIsRefused) {
+  ChunkJournal(path_, problem_).append(1, {{"x", 1}});
+  const std::string error = open_error({{"game", "test"}, {"n", 8}});
+  EXPECT_NE(error.find("different problem"), std::string::npos) << error;
+}
+
+TEST_F(JournalTest, OtherFilesAreRefused) {
+  write("hello world\n");
+  EXPECT_NE(open_error(problem_).find("line 1"), std::string::npos);
+  write("");
+  EXPECT_EQ(open_error(problem_), "") << "an empty file starts a new journal";
+  EXPECT_THROW(read_journal(dir_ / "absent"), UsageError);
+}
+
+TEST_F(JournalTest, ChunkTwiceWithDifferentResultsIsRefused) {
+  {
+    ChunkJournal journal(path_, problem_);
+    journal.append(4, {{"x", 1}});
+    journal.append(4, {{"x", 1}});
+  }
+  EXPECT_EQ(read_journal(path_).chunks.size(), 1u) << "an identical repeat is harmless";
+  ChunkJournal(path_, problem_).append(4, {{"x", 2}});
+  const std::string error = open_error(problem_);
+  EXPECT_NE(error.find("chunk 4"), std::string::npos) << error;
+}
