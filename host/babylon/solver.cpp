@@ -40,7 +40,7 @@ class Search {
 
   // A move that builds a tall stack is tried first (cross-colour before same-colour among
   // equals): in Babylon that finds a winning move soonest. Measured on the two-colour table
-  // to 46 chips: about 12x fewer positions than generation order.
+  // to 40 chips: 0.40 million positions against 8.9 million in generation order.
   static int score(const Move& m) { return 2 * m.height() + (m.top_colour != m.bottom_colour); }
 
   void push_ordered(std::size_t base, const Child& child) {

@@ -19,6 +19,7 @@ void run_results(const ResultsOptions& options, const CommonOptions& common) {
   results::write_topswops(writer);
   results::write_bulgarian(writer, options.out);
   results::write_nim(writer);
+  results::write_babylon(writer);
   writer.write_index();
 }
 

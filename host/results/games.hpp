@@ -8,5 +8,6 @@ namespace piles::results {
 void write_topswops(Writer& writer);
 void write_bulgarian(Writer& writer, const std::filesystem::path& dir);
 void write_nim(Writer& writer);
+void write_babylon(Writer& writer);
 
 }  // namespace piles::results
