@@ -6,6 +6,7 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/graph.hpp"
+#include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "host/common/output.hpp"
 #include "host/results/games.hpp"
@@ -115,6 +116,37 @@ void write_graph_picture(Writer& writer, const std::filesystem::path& dir) {
   bulgarian::write_graph(n, "svg", (dir / "bulgarian" / "graph_10.svg").string());
 }
 
+// Seed 000's open question, as an experiment: n = 21 = T_6 from one pile, 1000 moves, for a few
+// probabilities; p = 1 is the plain game and must land on the triangle.
+void write_random(Writer& writer) {
+  const std::string what = "bulgarian random 21 --p P --runs 20000 --steps 1000 --seed 1";
+  std::string md =
+      "Each pile gives a card with probability p; 20000 chains of 1000 moves from one pile of "
+      "21 cards (21 = T_6, so the plain game ends on the triangle (6, 5, 4, 3, 2, 1)). The "
+      "distance is the sum over the piles of |mean size - triangle size|.\n\n"
+      "| p | mean piles | distance | mean shape, largest pile first |\n|---:|---:|---:|---|\n";
+  for (const double p : {0.25, 0.5, 0.75, 0.9, 1.0}) {
+    bulgarian::RandomSpec spec;
+    spec.start = {21};
+    spec.p = p;
+    spec.runs = 20000;
+    spec.steps = 1000;
+    spec.seed = 1;
+    const bulgarian::RandomResult r = bulgarian::run_random(spec, writer.target());
+    std::string shape;
+    for (const double v : r.mean_shape())
+      shape += fmt::format("{}{:.2f}", shape.empty() ? "" : ", ", v);
+    md += fmt::format("| {} | {:.3f} | {:.3f} | {} |\n", p, r.mean_piles(),
+                      r.distance_to_triangle(), shape);
+    if (p == 0.5)
+      writer.plot("bulgarian/random_21.svg",
+                  "Stochastic Bulgarian solitaire: mean shape for n = 21, p = 0.5",
+                  bulgarian::random_plot_script(r));
+  }
+  md += "\nPicture for p = 0.5: [random_21.svg](random_21.svg).\n";
+  writer.markdown("bulgarian/random.md", "Stochastic Bulgarian solitaire: mean shapes", what, md);
+}
+
 }  // namespace
 
 void write_bulgarian(Writer& writer, const std::filesystem::path& dir) {
@@ -125,6 +157,7 @@ void write_bulgarian(Writer& writer, const std::filesystem::path& dir) {
   write_table(writer, all, what);
   write_sequence(writer, all, what);
   write_graph_picture(writer, dir);
+  write_random(writer);
 }
 
 }  // namespace piles::results

@@ -130,23 +130,29 @@ nlohmann::json to_json(const RandomResult& r) {
           {"seconds", r.seconds}};
 }
 
-void plot_random(const RandomResult& r, const std::string& svg_path) {
+std::string random_plot_script(const RandomResult& r) {
   std::string data;
   const std::vector<double> mean = r.mean_shape();
   const std::vector<int> tri = r.triangle();
   for (std::size_t i = 0; i < std::max(mean.size(), tri.size()); ++i)
     data += fmt::format("{} {} {}\n", i + 1, i < mean.size() ? mean[i] : 0.0,
                         i < tri.size() ? tri[i] : 0);
-  const std::string script = fmt::format(
-      "set terminal svg size 800,500 dynamic font 'sans,12'\n"
-      "set output '{}'\n"
+  return fmt::format(
+      "$shape << EOD\n{}EOD\n"
       "set title 'Stochastic Bulgarian solitaire: n = {}, p = {}, {} steps, {} runs'\n"
       "set xlabel 'pile (largest first)'\nset ylabel 'cards'\nset key top right\n"
       "set style fill solid 0.5\nset boxwidth 0.8\n"
-      "plot '-' using 1:2 with boxes title 'mean shape', "
-      "'-' using 1:3 with linespoints lw 2 title 'triangle (k, ..., 1)'\n"
-      "{}e\n{}e\n",
-      svg_path, r.n, r.spec.p, r.spec.steps, r.spec.runs, data, data);
+      "plot $shape using 1:2 with boxes title 'mean shape', "
+      "$shape using 1:3 with linespoints lw 2 title 'triangle (k, ..., 1)'\n",
+      data, r.n, r.spec.p, r.spec.steps, r.spec.runs);
+}
+
+void plot_random(const RandomResult& r, const std::string& svg_path) {
+  if (svg_path.find('\'') != std::string::npos)
+    throw UsageError(fmt::format("--plot: '{}' has a quote in its name", svg_path));
+  const std::string script =
+      fmt::format("set terminal svg size 800,500 dynamic font 'sans,12'\nset output '{}'\n{}",
+                  svg_path, random_plot_script(r));
   FILE* gp = popen("gnuplot", "w");
   if (!gp) throw std::runtime_error("cannot start gnuplot");
   std::fwrite(script.data(), 1, script.size(), gp);

@@ -41,7 +41,10 @@ RandomResult run_random(const RandomSpec& spec, const RunTarget& target);
 
 nlohmann::json to_json(const RandomResult& r);
 
-// The mean shape against the triangle, as an SVG drawn by gnuplot.
+// gnuplot commands (no terminal, no output) drawing the mean shape against the triangle.
+std::string random_plot_script(const RandomResult& r);
+
+// The same picture as an SVG file, drawn by gnuplot.
 void plot_random(const RandomResult& r, const std::string& svg_path);
 
 }  // namespace piles::bulgarian
