@@ -1,12 +1,24 @@
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 #include "host/common/output.hpp"
 #include "host/results/games.hpp"
 #include "host/topswops/play.hpp"
+#include "host/topswops/published.hpp"
+#include "host/topswops/solve.hpp"
 
 namespace piles::results {
+namespace {
 
-void write_topswops(Writer& writer) {
+// The quick preset stops at 14 cards (about 1e9 nodes for each variant, well under a minute
+// on two CPU cores); the full preset goes to 17 on a GPU, 15 on the CPU.
+constexpr int quick_max_n = 14;
+constexpr int full_max_n_gpu = 17;
+constexpr int full_max_n_cpu = 15;
+
+void write_play_example(Writer& writer) {
   // The worked example of seed 002 (and DESIGN.md section 5): n = 5, f(5) = 7.
   const topswops::Game game = topswops::play({3, 1, 4, 5, 2});
   std::string body = "| step | deck |\n|---:|---|\n";
@@ -14,6 +26,97 @@ void write_topswops(Writer& writer) {
     body += fmt::format("| {} | {} |\n", i, comma_list(game.trace[i]));
   writer.markdown("topswops/play_example.md", "Topswops: the game from 3,1,4,5,2",
                   "topswops play 3,1,4,5,2", body);
+}
+
+std::vector<topswops::Solution> solve_all(const Writer& writer, topswops::Final final, int last) {
+  std::vector<topswops::Solution> all;
+  for (int n = 1; n <= last; ++n) {
+    topswops::SolveOptions options;
+    options.n = n;
+    options.final = final;
+    all.push_back(topswops::solve(options, writer.target(), true));
+    if (!writer.quiet())
+      fmt::print(stderr, "results: topswops n = {} ({}) done ({:.1f} s)\n", n,
+                 topswops::final_name(final), all.back().seconds);
+  }
+  return all;
+}
+
+void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
+                 topswops::Final final) {
+  const bool sorted = final == topswops::Final::sorted;
+  const std::string stem = sorted ? "topswops/longest_sorted" : "topswops/longest";
+  const std::string what = fmt::format("topswops solve N{} for N = 1..{}",
+                                       sorted ? " --final sorted" : "", all.back().n);
+  const int* published_values =
+      sorted ? topswops::published::longest_sorted.data() : topswops::published::longest.data();
+  const int* published_counts = sorted ? topswops::published::longest_sorted_count.data()
+                                       : topswops::published::longest_count.data();
+  std::string md = fmt::format(
+      "{} Exhaustive forward search (Knuth's, with his two prunings); every deck reaching the "
+      "maximum is listed with the deck its game ends in. The last column compares with OEIS "
+      "{} and {}.\n\n| n | {} | decks | the decks (start -> end) | nodes | seconds | backend | "
+      "published |\n|---:|---:|---:|---|---:|---:|---|---|\n",
+      sorted ? "The longest games that end in the sorted deck." : "The longest games, f(n).",
+      sorted ? "A000376" : "A000375", sorted ? "A174498" : "A123398", sorted ? "steps" : "f(n)");
+  std::string csv = "n,max_steps,count,nodes,seconds,backend,decks\n";
+  std::string bfile;
+  for (const topswops::Solution& s : all) {
+    std::string decks, csv_decks;
+    for (const auto& g : s.result.decks) {
+      decks += fmt::format("{}{} -> {}", decks.empty() ? "" : "<br>", comma_list(g.deck),
+                           comma_list(g.final_deck));
+      csv_decks += fmt::format("{}{}>{}", csv_decks.empty() ? "" : " ", comma_list(g.deck),
+                               comma_list(g.final_deck));
+    }
+    const bool agrees = s.result.best == published_values[s.n] &&
+                        s.result.count == static_cast<std::uint64_t>(published_counts[s.n]);
+    md += fmt::format("| {} | {} | {} | {} | {} | {:.2f} | {} | {} |\n", s.n, s.result.best,
+                      s.result.count, decks, s.result.total_nodes(), s.seconds,
+                      backend_name(s.target.backend), agrees ? "agrees" : "DIFFERS");
+    csv +=
+        fmt::format("{},{},{},{},{:.3f},{},\"{}\"\n", s.n, s.result.best, s.result.count,
+                    s.result.total_nodes(), s.seconds, backend_name(s.target.backend), csv_decks);
+    bfile += fmt::format("{} {}\n", s.n, s.result.best);
+  }
+  writer.markdown(
+      stem + ".md",
+      sorted ? "Topswops: the longest games ending sorted" : "Topswops: the longest games f(n)",
+      what, md);
+  writer.commented(stem + ".csv", "Topswops longest games, one row per n", what, csv);
+  writer.commented(sorted ? "topswops/b000376.txt" : "topswops/b000375.txt",
+                   sorted ? "Topswops, longest game ending sorted (OEIS A000376), b-file"
+                          : "Topswops, longest game f(n) (OEIS A000375), b-file",
+                   what, bfile);
+}
+
+void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,
+                const std::vector<topswops::Solution>& sorted) {
+  std::string data;
+  for (std::size_t i = 0; i < any.size(); ++i)
+    data += fmt::format("{} {} {}\n", any[i].n, any[i].result.best,
+                        i < sorted.size() ? std::to_string(sorted[i].result.best) : "NaN");
+  writer.plot("topswops/longest.svg", "Topswops: f(n) and the longest game ending sorted",
+              fmt::format("$d << EOD\n{}EOD\n"
+                          "set title 'Topswops: longest games on n cards, n <= {}'\n"
+                          "set xlabel 'n'\nset ylabel 'steps'\nset key top left\n"
+                          "plot $d using 1:2 with linespoints pointtype 7 lw 2 title 'f(n)', "
+                          "$d using 1:3 with linespoints pointtype 5 title 'ending sorted'",
+                          data, any.back().n));
+}
+
+}  // namespace
+
+void write_topswops(Writer& writer) {
+  write_play_example(writer);
+  const int last = !writer.full()                            ? quick_max_n
+                   : writer.target().backend == Backend::gpu ? full_max_n_gpu
+                                                             : full_max_n_cpu;
+  const auto any = solve_all(writer, topswops::Final::any, last);
+  const auto sorted = solve_all(writer, topswops::Final::sorted, last);
+  write_table(writer, any, topswops::Final::any);
+  write_table(writer, sorted, topswops::Final::sorted);
+  write_plot(writer, any, sorted);
 }
 
 }  // namespace piles::results

@@ -261,10 +261,12 @@ std::string to_text(const Solution& s, bool quiet) {
     out += fmt::format("  merged         {} chunks, {:.1f} s of computing in all\n", s.chunk_count,
                        s.seconds);
   } else {
-    out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {} ({}), {} thread{}\n",
-                       s.seconds, s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0,
-                       backend_name(s.target.backend), s.target.device, s.target.threads,
-                       s.target.threads == 1 ? "" : "s");
+    const std::string engine =
+        s.target.backend == Backend::gpu
+            ? fmt::format("gpu: {}", s.target.device)
+            : fmt::format("cpu, {} thread{}", s.target.threads, s.target.threads == 1 ? "" : "s");
+    out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
+                       s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0, engine);
     if (s.chunks_resumed > 0)
       out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n", s.chunks_resumed,
                          s.chunk_count);

@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "host/common/checkpoint.hpp"
+#include "tests/support/run_piles.hpp"
+
+namespace fs = std::filesystem;
+using piles::testing::run_piles;
+
+namespace {
+
+int count_lines(const std::string& path) {
+  std::ifstream in(path);
+  return static_cast<int>(
+      std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+}
+
+// Starts `piles topswops solve 13` on one thread writing `journal`, and kills it (SIGKILL)
+// once the journal holds `lines` lines. Returns false if the run ended first.
+bool start_and_kill(const std::string& journal, int lines) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execl(PILES_BINARY, "piles", "topswops", "solve", "13", "--threads", "1", "--quiet",
+          "--checkpoint", journal.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  while (count_lines(journal) < lines) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+nlohmann::json answer(nlohmann::json j) {
+  for (const char* key : {"seconds", "nodes_per_second", "chunks_resumed", "threads"}) j.erase(key);
+  return j;
+}
+
+}  // namespace
+
+TEST(TopswopsCheckpoint, KilledRunResumesToTheSameAnswer) {
+  char dir_template[] = "/tmp/piles_resume_XXXXXX";
+  const fs::path dir = mkdtemp(dir_template);
+  const std::string journal = (dir / "n13.journal").string();
+
+  // Past the warm-up rounds (255 chunks), well before the 4096th chunk.
+  ASSERT_TRUE(start_and_kill(journal, 400)) << "the run ended before it could be killed";
+  const int kept = count_lines(journal) - 1;
+  ASSERT_LT(kept, 4096);
+  // A kill in the middle of a write leaves half a line: it must be dropped, not refused.
+  std::ofstream(journal, std::ios::app) << "812 {\"target\":80,\"be";
+
+  const auto resumed = run_piles("topswops solve 13 --threads 2 --json --checkpoint " + journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_GE(resumed.json()["chunks_resumed"].get<int>(), kept);
+  EXPECT_LT(resumed.json()["chunks_resumed"].get<int>(), 4096);
+
+  const auto whole = run_piles("topswops solve 13 --threads 2 --json");
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  EXPECT_EQ(answer(resumed.json()), answer(whole.json()));
+  EXPECT_EQ(whole.json()["max_steps"], 80);
+  EXPECT_EQ(piles::read_journal(journal).chunks.size(), 4096u);
+
+  // Started again on a finished journal, nothing is left to do.
+  const auto again = run_piles("topswops solve 13 --json --checkpoint " + journal);
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.json()["chunks_resumed"], 4096);
+  EXPECT_EQ(answer(again.json()), answer(whole.json()));
+  fs::remove_all(dir);
+}
