@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -38,6 +39,14 @@ bool ask(std::istream& in, std::ostream& out, bool echo, const std::string& prom
   }
 }
 
+// The move a line names: a number from 1 to `count`.
+std::optional<std::size_t> move_number(const std::string& s, std::size_t count) {
+  std::size_t n = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (error != std::errc() || end != s.data() + s.size() || n < 1 || n > count) return std::nullopt;
+  return n;
+}
+
 std::string show_moves(const std::vector<Move>& moves) {
   std::string s;
   for (std::size_t i = 0; i < moves.size(); ++i)
@@ -47,8 +56,8 @@ std::string show_moves(const std::vector<Move>& moves) {
 
 }  // namespace
 
-int play(const std::vector<int>& counts, std::optional<bool> human_first, Solver& solver,
-         std::istream& in, std::ostream& out, bool echo) {
+void play(const std::vector<int>& counts, std::optional<bool> human_first, Solver& solver,
+          std::istream& in, std::ostream& out, bool echo) {
   Board board(counts);
   std::string chips;
   for (std::size_t c = 0; c < counts.size(); ++c)
@@ -66,7 +75,7 @@ int play(const std::vector<int>& counts, std::optional<bool> human_first, Solver
           return human_first ? std::string()
                              : fmt::format("'{}': answer 1 (first) or 2 (second)", s);
         });
-    if (!answered) return 1;
+    if (!answered) return;
   }
 
   bool human_to_move = *human_first;
@@ -82,22 +91,17 @@ int play(const std::vector<int>& counts, std::optional<bool> human_first, Solver
           ask(in, out, echo, fmt::format("move [1-{}, q quits]: ", moves.size()),
               [&](const std::string& s) {
                 if (s == "q" || s == "quit") return std::string();
-                try {
-                  std::size_t used = 0;
-                  const long n = std::stol(s, &used);
-                  if (used == s.size() && n >= 1 && n <= static_cast<long>(moves.size())) {
-                    pick = static_cast<std::size_t>(n);
-                    return std::string();
-                  }
-                } catch (const std::exception&) {
+                if (const auto n = move_number(s, moves.size())) {
+                  pick = *n;
+                  return std::string();
                 }
                 return fmt::format("'{}' is not a legal move: enter a number from 1 to {}", s,
                                    moves.size());
               });
-      if (!answered) return 1;
+      if (!answered) return;
       if (pick == 0) {
         out << "you quit\n";
-        return 1;
+        return;
       }
       board.play(moves[pick - 1]);
       out << "you: " << describe(moves[pick - 1]) << "\n";
@@ -113,7 +117,6 @@ int play(const std::vector<int>& counts, std::optional<bool> human_first, Solver
   }
   out << (human_moved_last ? "No moves left: you made the last move and win.\n"
                            : "No moves left: the engine made the last move and wins.\n");
-  return 0;
 }
 
 }  // namespace piles::babylon
