@@ -125,6 +125,11 @@ void count_cycles(int n, Analysis& a) {
   }
 }
 
+void finish_analysis(Analysis& a) {
+  trim(a.transient_histogram);
+  count_cycles(a.n, a);
+}
+
 Analysis analyze(int n, Engine engine, const RunTarget& target, bool quiet) {
   if (n < 1 || n > analyze_max_n)
     throw UsageError(fmt::format("n = {} is out of range (1..{})", n, analyze_max_n));
@@ -139,8 +144,7 @@ Analysis analyze(int n, Engine engine, const RunTarget& target, bool quiet) {
     run_backward(n, target, quiet, a);
   else
     run_forward(table, target, a);
-  trim(a.transient_histogram);
-  count_cycles(n, a);
+  finish_analysis(a);
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return a;
 }

@@ -52,4 +52,8 @@ nlohmann::json to_json(const Analysis& a);
 // Cycle count and lengths from the partitions on cycles, by playing each cycle once.
 void count_cycles(int n, Analysis& a);
 
+// Completes an analysis whose histogram, Garden-of-Eden count and cycle ranks are in:
+// drops the histogram's empty tail and counts the cycles.
+void finish_analysis(Analysis& a);
+
 }  // namespace piles::bulgarian

@@ -7,6 +7,7 @@
 
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
+#include "host/bulgarian/chunked.hpp"
 #include "host/bulgarian/graph.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
@@ -14,6 +15,7 @@
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
+#include "host/mpi/chunk_runner.hpp"
 
 namespace piles::cli {
 namespace {
@@ -42,6 +44,9 @@ void run_trace(const std::string& text, const CommonOptions& common) {
 struct AnalyzeOptions {
   std::string range;
   std::string engine = "auto";
+  std::string checkpoint;
+  bool mpi = false;
+  int chunks = 64;
 };
 
 void print_analysis(const bulgarian::Analysis& a, bool quiet) {
@@ -70,19 +75,44 @@ void print_analysis(const bulgarian::Analysis& a, bool quiet) {
   std::fflush(stdout);
 }
 
+void print_result(const bulgarian::Analysis& a, const CommonOptions& common) {
+  if (common.json)
+    emit_json(bulgarian::to_json(a));
+  else
+    print_analysis(a, common.quiet);
+}
+
+// A journaled or MPI run: the backward engine in numbered chunks; only rank 0 prints.
+void run_analyze_chunked(const IntRange& range, const AnalyzeOptions& options,
+                         const CommonOptions& common) {
+  if (bulgarian::choose_engine(options.engine) != bulgarian::Engine::backward)
+    throw UsageError("--engine forward: --checkpoint and --mpi run the backward engine");
+  bulgarian::ChunkedRun run;
+  run.range = range;
+  run.chunks_per_n = options.chunks;
+  run.checkpoint = options.checkpoint;
+  std::unique_ptr<mpi::Session> session;
+  RunTarget target;
+  if (options.mpi) {
+    session = std::make_unique<mpi::Session>();
+    run.session = session.get();
+    target = mpi::resolve_rank_backend(*session, common);
+  } else {
+    target = resolve_backend(common);
+  }
+  bulgarian::analyze_chunked(run, target, common.quiet,
+                             [&](const bulgarian::Analysis& a) { print_result(a, common); });
+}
+
 // Each n is printed as soon as it is done, so an interrupted range keeps what it printed.
 void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   const IntRange range = parse_int_range(options.range, "n", 1, bulgarian::analyze_max_n);
+  if (options.mpi || !options.checkpoint.empty())
+    return run_analyze_chunked(range, options, common);
   const RunTarget target = resolve_backend(common);
   const bulgarian::Engine engine = bulgarian::choose_engine(options.engine);
-  for (auto n = range.first; n <= range.last; ++n) {
-    const bulgarian::Analysis a =
-        bulgarian::analyze(static_cast<int>(n), engine, target, common.quiet);
-    if (common.json)
-      emit_json(bulgarian::to_json(a));
-    else
-      print_analysis(a, common.quiet);
-  }
+  for (auto n = range.first; n <= range.last; ++n)
+    print_result(bulgarian::analyze(static_cast<int>(n), engine, target, common.quiet), common);
 }
 
 struct GraphOptions {
@@ -170,6 +200,14 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   analyze_cmd->add_option("N", analyze->range, "n, or a range N..M")->required();
   analyze_cmd->add_option("--engine", analyze->engine,
                           "auto | forward | backward (auto: the faster for the size)");
+  analyze_cmd->add_option("--checkpoint", analyze->checkpoint,
+                          "Journal of finished chunks; run again with the same file to resume");
+  analyze_cmd->add_flag("--mpi", analyze->mpi,
+                        "Spread the chunks over the ranks of an MPI job (mpirun -np K piles ...)");
+  analyze_cmd
+      ->add_option("--chunks", analyze->chunks,
+                   "Chunks per n for --checkpoint and --mpi (default 64)")
+      ->check(CLI::Range(1, 1 << 16));
   analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
 
   auto graph = std::make_shared<GraphOptions>();

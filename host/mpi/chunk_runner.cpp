@@ -2,6 +2,13 @@
 
 #include "host/common/error.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
+#ifdef PILES_HAVE_CUDA
+#include "kernels/device.hpp"
+#endif
+
 #ifdef PILES_HAVE_MPI
 #include <mpi.h>
 
@@ -23,6 +30,16 @@ bool available() {
 #else
   return false;
 #endif
+}
+
+RunTarget resolve_rank_backend(const Session& session, const CommonOptions& options) {
+#ifdef PILES_HAVE_CUDA
+  gpu::use_device(session.local_rank());
+#endif
+  CommonOptions per_rank = options;
+  if (per_rank.threads == 0)
+    per_rank.threads = std::max(1, omp_get_num_procs() / session.local_size());
+  return resolve_backend(per_rank);
 }
 
 #ifndef PILES_HAVE_MPI
@@ -146,6 +163,7 @@ Session::Session() {
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
   MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_size(node, &local_size_);
   MPI_Comm_free(&node);
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "host/common/backend.hpp"
+
 namespace piles::mpi {
 
 // True when this build of piles has MPI support.
@@ -22,11 +24,17 @@ class Session {
   int rank() const { return rank_; }
   int size() const { return size_; }
   int local_rank() const { return local_rank_; }  // rank among the processes on this node
+  int local_size() const { return local_size_; }  // processes on this node
   bool root() const { return rank_ == 0; }
 
  private:
-  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
 };
+
+// The backend of one rank: its node-local GPU (rank r on a node takes device r modulo the
+// devices there), or CPU threads sharing the node's cores with the other ranks on it unless
+// --threads says otherwise.
+RunTarget resolve_rank_backend(const Session& session, const CommonOptions& options);
 
 // A run split into numbered chunks whose partial results travel as strings. Every rank builds
 // the same problem first; rank 0 then hands chunk ids out one at a time to whichever rank is

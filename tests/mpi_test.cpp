@@ -1,0 +1,147 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "tests/support/run_piles.hpp"
+
+using piles::testing::run_piles;
+
+namespace {
+
+// Every line of --json output, without the fields that say how and how fast it ran.
+std::vector<nlohmann::json> answers(const std::string& out) {
+  std::vector<nlohmann::json> all;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    auto j = nlohmann::json::parse(line);
+    for (const char* key : {"seconds", "threads", "nodes_per_second", "device", "backend",
+                            "chunks_resumed", "engine"})
+      j.erase(key);
+    all.push_back(j);
+  }
+  return all;
+}
+
+std::size_t line_count(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / (name + std::to_string(getpid()))).string();
+}
+
+// Starts `command` in a process group of its own, so that the whole job can be killed.
+pid_t spawn(const std::string& command) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+// Kills the job started by spawn once its journal holds `lines` lines; false if it ended first.
+bool kill_when_journal_has(pid_t pid, const std::string& journal, std::size_t lines) {
+  for (int i = 0; i < 6000; ++i) {
+    if (std::filesystem::exists(journal) && line_count(journal) >= lines) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      return true;
+    }
+    if (waitpid(pid, nullptr, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(-pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  return false;
+}
+
+class Mpi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef PILES_HAVE_MPI
+    GTEST_SKIP() << "this build has no MPI";
+#endif
+    if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "no mpirun";
+    // CI runs as root, which Open MPI refuses unless told.
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  }
+  static std::string mpirun(int ranks, const std::string& args) {
+    return "mpirun --oversubscribe -np " + std::to_string(ranks) + " " + PILES_BINARY + " " +
+           args;
+  }
+  static piles::testing::CliResult run_mpi(int ranks, const std::string& args) {
+    const std::string out = temp_path("piles_mpi_out"), err = temp_path("piles_mpi_err");
+    piles::testing::CliResult r;
+    const int raw = std::system((mpirun(ranks, args) + " >" + out + " 2>" + err).c_str());
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = piles::testing::slurp(out);
+    r.err = piles::testing::slurp(err);
+    std::filesystem::remove(out);
+    std::filesystem::remove(err);
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_F(Mpi, BulgarianRangeOnThreeRanksEqualsOneProcess) {
+  const auto one = run_piles("bulgarian analyze 20..45 --json --quiet");
+  ASSERT_EQ(one.status, 0) << one.err;
+  const auto three = run_mpi(3, "bulgarian analyze 20..45 --mpi --json --quiet --threads 1");
+  ASSERT_EQ(three.status, 0) << three.err;
+  EXPECT_EQ(answers(three.out), answers(one.out));
+}
+
+TEST_F(Mpi, BulgarianJobKilledAndRestartedResumesAndAgrees) {
+  const std::string journal = temp_path("piles_mpi_bulgarian_journal");
+  std::filesystem::remove(journal);
+  const std::string args =
+      "bulgarian analyze 60..75 --mpi --json --quiet --threads 1 --chunks 16 --checkpoint " +
+      journal;
+  const pid_t job = spawn(mpirun(3, args) + " >/dev/null 2>&1");
+  ASSERT_TRUE(kill_when_journal_has(job, journal, 40)) << "the job ended before it was killed";
+  const auto resumed = run_mpi(3, args);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const auto one = run_piles("bulgarian analyze 60..75 --json --quiet");
+  EXPECT_EQ(answers(resumed.out), answers(one.out));
+  std::filesystem::remove(journal);
+}
+
+TEST(Checkpoint, BulgarianSingleProcessKilledAndResumedAgrees) {
+  const std::string journal = temp_path("piles_bulgarian_journal");
+  std::filesystem::remove(journal);
+  const std::string args =
+      "bulgarian analyze 60..75 --json --quiet --threads 1 --chunks 16 --checkpoint " + journal;
+  const pid_t job = spawn(std::string(PILES_BINARY) + " " + args + " >/dev/null 2>&1");
+  ASSERT_TRUE(kill_when_journal_has(job, journal, 40)) << "the run ended before it was killed";
+  const auto resumed = run_piles(args);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const auto one = run_piles("bulgarian analyze 60..75 --json --quiet");
+  EXPECT_EQ(answers(resumed.out), answers(one.out));
+  std::filesystem::remove(journal);
+}
+
+TEST(Checkpoint, BulgarianForwardEngineCannotBeJournaled) {
+  const auto r = run_piles("bulgarian analyze 10 --engine forward --checkpoint /dev/null");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("backward"), std::string::npos) << r.err;
+}
+
+#ifndef PILES_HAVE_MPI
+TEST(MpiMissing, MpiFlagSaysThisBuildHasNoMpi) {
+  const auto r = run_piles("bulgarian analyze 10 --mpi");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no MPI support"), std::string::npos) << r.err;
+}
+#endif
