@@ -107,13 +107,18 @@ void write_sequence(Writer& writer, const std::vector<bulgarian::Analysis>& all,
                           data, all.back().n));
 }
 
-void write_graph_picture(Writer& writer, const std::filesystem::path& dir) {
+void write_graph_picture(Writer& writer) {
   constexpr int n = 10;
   writer.commented("bulgarian/graph_10.dot",
                    "Bulgarian solitaire: the transition graph for n = 10 (Graphviz; rendered as "
                    "graph_10.svg)",
                    "bulgarian graph 10", bulgarian::graph_dot(n));
-  bulgarian::write_graph(n, "svg", (dir / "bulgarian" / "graph_10.svg").string());
+  bulgarian::write_graph(
+      n, "svg",
+      writer
+          .external("bulgarian/graph_10.svg",
+                    "Bulgarian solitaire: the transition graph for n = 10, cycle partitions shaded")
+          .string());
 }
 
 // Seed 000's open question, as an experiment: n = 21 = T_6 from one pile, 1000 moves, for a few
@@ -149,14 +154,14 @@ void write_random(Writer& writer) {
 
 }  // namespace
 
-void write_bulgarian(Writer& writer, const std::filesystem::path& dir) {
+void write_bulgarian(Writer& writer) {
   write_traces(writer);
   const int last = writer.full() ? full_max_n : quick_max_n;
   const std::string what = fmt::format("bulgarian analyze 1..{} --engine backward", last);
   const std::vector<bulgarian::Analysis> all = analyze_all(writer, last);
   write_table(writer, all, what);
   write_sequence(writer, all, what);
-  write_graph_picture(writer, dir);
+  write_graph_picture(writer);
   write_random(writer);
 }
 

@@ -17,7 +17,7 @@ struct ResultsOptions {
 void run_results(const ResultsOptions& options, const CommonOptions& common) {
   results::Writer writer(options.out, options.preset, resolve_backend(common), common.quiet);
   results::write_topswops(writer);
-  results::write_bulgarian(writer, options.out);
+  results::write_bulgarian(writer);
   results::write_nim(writer);
   results::write_babylon(writer);
   writer.write_index();

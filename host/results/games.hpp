@@ -6,7 +6,7 @@ namespace piles::results {
 
 // One writer per game; each adds its tables, b-files and plots under results/<game>/.
 void write_topswops(Writer& writer);
-void write_bulgarian(Writer& writer, const std::filesystem::path& dir);
+void write_bulgarian(Writer& writer);
 void write_nim(Writer& writer);
 void write_babylon(Writer& writer);
 

@@ -36,7 +36,7 @@ std::string Writer::provenance(std::string_view what) const {
       date_);
 }
 
-std::filesystem::path Writer::prepare(const std::string& file, const std::string& description) {
+std::filesystem::path Writer::external(const std::string& file, const std::string& description) {
   const std::filesystem::path path = dir_ / file;
   std::filesystem::create_directories(path.parent_path());
   written_.emplace_back(file, description);
@@ -46,19 +46,19 @@ std::filesystem::path Writer::prepare(const std::string& file, const std::string
 
 void Writer::markdown(const std::string& file, const std::string& title, std::string_view what,
                       const std::string& body) {
-  write_file(prepare(file, title),
+  write_file(external(file, title),
              fmt::format("# {}\n\n_{}_\n\n{}", title, provenance(what), body));
 }
 
 void Writer::commented(const std::string& file, const std::string& description,
                        std::string_view what, const std::string& body) {
-  write_file(prepare(file, description),
+  write_file(external(file, description),
              fmt::format("# {}\n# {}\n{}", description, provenance(what), body));
 }
 
 void Writer::plot(const std::string& file, const std::string& description,
                   const std::string& script) {
-  const std::filesystem::path path = prepare(file, description);
+  const std::filesystem::path path = external(file, description);
   const std::string full_script =
       fmt::format("set terminal svg size 800,500 dynamic font 'sans,12'\nset output '{}'\n{}\n",
                   path.string(), script);

@@ -32,12 +32,14 @@ class Writer {
   // An SVG plot drawn by gnuplot from `script` (which must not set the terminal or output).
   void plot(const std::string& file, const std::string& description, const std::string& script);
 
+  // A file another program writes (a Graphviz picture): creates its folder, lists it in the
+  // index, and returns where to write it.
+  std::filesystem::path external(const std::string& file, const std::string& description);
+
   // results/README.md listing every file written in this run.
   void write_index() const;
 
  private:
-  std::filesystem::path prepare(const std::string& file, const std::string& description);
-
   std::filesystem::path dir_;
   std::string preset_;
   RunTarget target_;
