@@ -77,8 +77,7 @@ class Mpi : public ::testing::Test {
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   }
   static std::string mpirun(int ranks, const std::string& args) {
-    return "mpirun --oversubscribe -np " + std::to_string(ranks) + " " + PILES_BINARY + " " +
-           args;
+    return "mpirun --oversubscribe -np " + std::to_string(ranks) + " " + PILES_BINARY + " " + args;
   }
   static piles::testing::CliResult run_mpi(int ranks, const std::string& args) {
     const std::string out = temp_path("piles_mpi_out"), err = temp_path("piles_mpi_err");
@@ -114,6 +113,35 @@ TEST_F(Mpi, BulgarianJobKilledAndRestartedResumesAndAgrees) {
   const auto resumed = run_mpi(3, args);
   ASSERT_EQ(resumed.status, 0) << resumed.err;
   const auto one = run_piles("bulgarian analyze 60..75 --json --quiet");
+  EXPECT_EQ(answers(resumed.out), answers(one.out));
+  std::filesystem::remove(journal);
+}
+
+TEST_F(Mpi, TopswopsOnThreeRanksEqualsOneProcess) {
+  for (const std::string args :
+       {"topswops solve 10 --json", "topswops solve 11 --final sorted --json"}) {
+    const auto one = run_piles(args);
+    ASSERT_EQ(one.status, 0) << one.err;
+    const auto three = run_mpi(3, args + " --mpi --threads 1");
+    ASSERT_EQ(three.status, 0) << three.err;
+    EXPECT_EQ(answers(three.out), answers(one.out)) << args;
+  }
+}
+
+TEST_F(Mpi, TopswopsJobKilledAndRestartedResumesAndAgrees) {
+  const std::string journal = temp_path("piles_mpi_topswops_journal");
+  std::filesystem::remove(journal);
+  const std::string args = "topswops solve 13 --mpi --json --threads 1 --checkpoint " + journal;
+  const pid_t job = spawn(mpirun(3, args) + " >/dev/null 2>&1");
+  ASSERT_TRUE(kill_when_journal_has(job, journal, 300)) << "the job ended before it was killed";
+  const auto resumed = run_mpi(3, args);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const auto j = nlohmann::json::parse(resumed.out);
+  EXPECT_GT(j["chunks_resumed"], 0);
+  // f(13) = 80 with one maximal deck (OEIS A000375, A123398).
+  EXPECT_EQ(j["max_steps"], 80);
+  EXPECT_EQ(j["count"], 1);
+  const auto one = run_piles("topswops solve 13 --json");
   EXPECT_EQ(answers(resumed.out), answers(one.out));
   std::filesystem::remove(journal);
 }

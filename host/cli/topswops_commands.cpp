@@ -6,6 +6,7 @@
 #include "host/cli/commands.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
+#include "host/mpi/chunk_runner.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/solve.hpp"
 
@@ -32,6 +33,7 @@ void run_play(const std::string& text, const CommonOptions& common) {
 
 struct SolveArgs {
   std::string n, final = "any", bound, checkpoint, shard;
+  bool mpi = false;
 };
 
 void print_solution(const topswops::Solution& s, const CommonOptions& common) {
@@ -49,8 +51,14 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
     options.bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
   if (!args.shard.empty()) options.shard = topswops::parse_shard(args.shard);
   options.checkpoint = args.checkpoint;
-  print_solution(topswops::solve(options, resolve_backend(common), common.quiet || common.json),
-                 common);
+  const bool quiet = common.quiet || common.json;
+  if (!args.mpi)
+    return print_solution(topswops::solve(options, resolve_backend(common), quiet), common);
+  const mpi::Session session;
+  options.session = &session;
+  const topswops::Solution s =
+      topswops::solve(options, mpi::resolve_rank_backend(session, common), quiet);
+  if (session.root()) print_solution(s, common);
 }
 
 void add_solve(CLI::App& topswops, const CommonOptions& common) {
@@ -66,6 +74,8 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
                     "Journal of finished chunks: resumes from it, appends to it");
   solve->add_option("--shard", args->shard,
                     "I/K: only chunks I mod K, a partial result in the --checkpoint journal");
+  solve->add_flag("--mpi", args->mpi,
+                  "Spread the chunks over the ranks of an MPI job (mpirun -np K piles ...)");
   solve->callback([args, &common] { run_solve(*args, common); });
 }
 

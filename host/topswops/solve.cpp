@@ -62,6 +62,28 @@ void run_engine(const Plan& plan, const std::vector<int>& chunks, int target, co
     run_chunks_cpu(plan, chunks, target, run.threads, done);
 }
 
+// One round's chunks spread over the ranks of an MPI job: each rank searches whole chunks with
+// its own engine; partials travel as their journal records.
+void run_round_mpi(const mpi::Session& session, const Plan& plan, const std::vector<int>& chunks,
+                   int target, const RunTarget& run, const ChunkDone& done) {
+  mpi::ChunkWork work;
+  work.todo.assign(chunks.begin(), chunks.end());
+  work.compute = [&](std::uint64_t chunk) {
+    nlohmann::json record;
+    run_engine(plan, {static_cast<int>(chunk)}, target, run,
+               [&](int, const Partial& found, double seconds) {
+                 record = chunk_to_json(found, target, seconds);
+               });
+    return record.dump();
+  };
+  work.collect = [&](std::uint64_t chunk, const std::string& payload) {
+    const ChunkRecord record = chunk_from_json(nlohmann::json::parse(payload), plan.n,
+                                               fmt::format("chunk {} from a rank", chunk));
+    done(static_cast<int>(chunk), record.partial, record.seconds);
+  };
+  mpi::run_chunks(session, work);
+}
+
 Partial combine(const Records& records, int n) {
   Partial total;
   total.nodes.assign(n, 0);
@@ -105,9 +127,10 @@ Solution solve(const SolveOptions& options, const RunTarget& run, bool quiet) {
   if (options.shard && options.checkpoint.empty())
     throw UsageError("--shard: needs --checkpoint FILE to write the shard's partial result to");
   const Plan plan = make_plan(options.n, options.final, options.bound);
+  const bool root = !options.session || options.session->root();
   std::unique_ptr<ChunkJournal> journal;
   Records records;
-  if (!options.checkpoint.empty()) {
+  if (root && !options.checkpoint.empty()) {
     journal = std::make_unique<ChunkJournal>(options.checkpoint, plan.identity());
     records = read_records(journal->done(), plan, options.checkpoint);
     check_targets(plan, records, options.checkpoint);
@@ -132,17 +155,25 @@ Solution solve(const SolveOptions& options, const RunTarget& run, bool quiet) {
         total_prefixes += plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk);
       }
 
-  Progress progress(fmt::format("topswops n={}", plan.n), total_prefixes, "prefixes", quiet);
+  Progress progress(fmt::format("topswops n={}", plan.n), total_prefixes, "prefixes",
+                    quiet || !root);
   for (int r = 0; r < plan.round_count(); ++r) {
-    const int target = round_target(plan, records, r);
-    run_engine(plan, todo[r], target, run, [&](int chunk, const Partial& found, double seconds) {
+    int target = round_target(plan, records, r);
+    // Only rank 0 holds the records: the others learn each round's target from it.
+    if (options.session)
+      target = std::stoi(mpi::broadcast(*options.session, std::to_string(target)));
+    const ChunkDone record_chunk = [&](int chunk, const Partial& found, double seconds) {
       ChunkRecord record{found, target, seconds};
       if (chunk == 0) record.partial.merge(plan.top);
       if (journal) journal->append(chunk, chunk_to_json(record.partial, target, seconds));
       s.nodes_computed += found.total_nodes();
       records.emplace(chunk, std::move(record));
       progress.add(plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk));
-    });
+    };
+    if (options.session)
+      run_round_mpi(*options.session, plan, todo[r], target, run, record_chunk);
+    else
+      run_engine(plan, todo[r], target, run, record_chunk);
   }
   progress.finish();
   std::erase_if(records, [&](const auto& entry) { return !owned(entry.first); });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/common/backend.hpp"
+#include "host/mpi/chunk_runner.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/plan.hpp"
 
@@ -26,6 +27,7 @@ struct SolveOptions {
   std::optional<int> bound;  // --bound L
   std::string checkpoint;    // journal file; empty: none
   std::optional<Shard> shard;
+  const mpi::Session* session = nullptr;  // --mpi: chunks spread over the job's ranks
 };
 
 struct Solution {
@@ -45,7 +47,8 @@ struct Solution {
   bool complete() const { return !shard; }
 };
 
-// Runs the search (or the shard), resuming from and writing to the checkpoint journal.
+// Runs the search (or the shard), resuming from and writing to the checkpoint journal. Under
+// MPI every rank calls it; rank 0 keeps the journal and returns the answer.
 Solution solve(const SolveOptions& options, const RunTarget& target, bool quiet);
 
 // Combines shard journals into the whole answer; refuses journals of different problems,
