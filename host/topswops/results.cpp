@@ -93,16 +93,23 @@ void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
 void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,
                 const std::vector<topswops::Solution>& sorted) {
   std::string data;
-  for (std::size_t i = 0; i < any.size(); ++i)
-    data += fmt::format("{} {} {}\n", any[i].n, any[i].result.best,
-                        i < sorted.size() ? std::to_string(sorted[i].result.best) : "NaN");
-  writer.plot("topswops/longest.svg", "Topswops: f(n) and the longest game ending sorted",
-              fmt::format("$d << EOD\n{}EOD\n"
-                          "set title 'Topswops: longest games on n cards, n <= {}'\n"
-                          "set xlabel 'n'\nset ylabel 'steps'\nset key top left\n"
-                          "plot $d using 1:2 with linespoints pointtype 7 lw 2 title 'f(n)', "
-                          "$d using 1:3 with linespoints pointtype 5 title 'ending sorted'",
-                          data, any.back().n));
+  const auto& published = topswops::published::longest;
+  for (std::size_t n = 1; n < published.size(); ++n) {
+    const auto computed = [&](const std::vector<topswops::Solution>& all) {
+      return n <= all.size() ? std::to_string(all[n - 1].result.best) : std::string("NaN");
+    };
+    data += fmt::format("{} {} {} {}\n", n, computed(any), computed(sorted), published[n]);
+  }
+  writer.plot(
+      "topswops/longest.svg", "Topswops: f(n) and the longest game ending sorted",
+      fmt::format("$d << EOD\n{}EOD\n"
+                  "set title 'Topswops: longest games on n cards (computed to n = {})'\n"
+                  "set xlabel 'n'\nset ylabel 'steps'\nset key top left\nset xrange [0:22]\n"
+                  "plot $d using 1:4 with points pointtype 6 pointsize 1.5 "
+                  "title 'f(n) published (OEIS A000375, Chaffin)', "
+                  "$d using 1:2 with linespoints pointtype 7 lw 2 title 'f(n) computed', "
+                  "$d using 1:3 with linespoints pointtype 5 title 'ending sorted, computed'",
+                  data, any.back().n));
 }
 
 }  // namespace
