@@ -28,7 +28,8 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-results: build
+results: configure
+	cmake --build $(BUILD) -j $(JOBS) --target piles
 	$(BUILD)/piles results --preset $(PRESET)
 
 format:
