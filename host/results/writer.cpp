@@ -74,7 +74,8 @@ void Writer::write_index() const {
     body += fmt::format("| [{0}]({0}) | {1} |\n", file, description);
   write_file(dir_ / "README.md",
              fmt::format("# piles results\n\n_{}_\n\nRegenerate with `make results` (or `piles "
-                         "results --preset quick|full`).\n\n{}",
+                         "results --preset quick|full`). Benchmark records are in "
+                         "[bench/](bench/), written by the `bench_*` programs.\n\n{}",
                          provenance("every table"), body));
 }
 
