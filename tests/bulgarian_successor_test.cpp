@@ -16,7 +16,8 @@ TEST(BulgarianSuccessor, CpuTwinAgreesWithTrace) {
       const auto t = piles::bulgarian::trace(std::vector<int>(parts.begin(), parts.begin() + len));
       const auto& next = t.partitions.size() > 1 ? t.partitions[1] : t.partitions[0];
       std::vector<piles::partition::part_t> next_parts(next.begin(), next.end());
-      EXPECT_EQ(succ[r], piles::partition::rank(table.view(), next_parts.data(), next_parts.size()));
+      EXPECT_EQ(succ[r],
+                piles::partition::rank(table.view(), next_parts.data(), next_parts.size()));
     }
   }
 }

@@ -84,8 +84,8 @@ TEST(Partition, RoundTripAtLargestSize) {
   const PartitionTable table(piles::partition::max_n);
   std::vector<part_t> parts(piles::partition::max_n);
   const std::uint64_t count = table.count();
-  for (std::uint64_t r : {std::uint64_t{0}, std::uint64_t{1}, count / 3, count / 2, count - 2,
-                          count - 1}) {
+  for (std::uint64_t r :
+       {std::uint64_t{0}, std::uint64_t{1}, count / 3, count / 2, count - 2, count - 1}) {
     const int len = piles::partition::unrank(table.view(), r, parts.data());
     int sum = 0;
     for (int i = 0; i < len; ++i) {
@@ -105,10 +105,11 @@ TEST(Partition, TableRefusesSizesPast64Bits) {
 TEST(Partition, BulgarianMoveMatchesSeedTable) {
   // Consecutive rows of seed 001, Table 1.
   const std::vector<std::pair<std::vector<part_t>, std::vector<part_t>>> steps = {
-      {{4, 1, 1}, {3, 3}},         {{3, 3}, {2, 2, 2}},          {{2, 2, 2}, {3, 1, 1, 1}},
-      {{3, 1, 1, 1}, {4, 2}},      {{4, 2}, {3, 2, 1}},          {{3, 2, 1}, {3, 2, 1}},
-      {{8, 4, 3}, {7, 3, 3, 2}},   {{5, 2, 2}, {4, 3, 1, 1}},    {{7, 5, 2}, {6, 4, 3, 1}},
-      {{5, 4, 3, 2}, {4, 4, 3, 2, 1}}};
+      {{4, 1, 1}, {3, 3}},       {{3, 3}, {2, 2, 2}},
+      {{2, 2, 2}, {3, 1, 1, 1}}, {{3, 1, 1, 1}, {4, 2}},
+      {{4, 2}, {3, 2, 1}},       {{3, 2, 1}, {3, 2, 1}},
+      {{8, 4, 3}, {7, 3, 3, 2}}, {{5, 2, 2}, {4, 3, 1, 1}},
+      {{7, 5, 2}, {6, 4, 3, 1}}, {{5, 4, 3, 2}, {4, 4, 3, 2, 1}}};
   for (const auto& [from, to] : steps) {
     std::vector<part_t> out(from.size() + 1);
     out.resize(piles::partition::bulgarian_move(from.data(), from.size(), out.data()));

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -41,6 +43,18 @@ inline CliResult run_piles(const std::string& args, const std::string& input = "
   r.err = slurp(err);
   std::system(("rm -rf " + dir).c_str());
   return r;
+}
+
+// The contract for bad input: exit status 2, nothing on stdout, and one line on stderr that
+// starts "piles: error: " and names the bad value.
+inline ::testing::AssertionResult is_usage_error(const CliResult& r, const std::string& names) {
+  if (r.status != 2) return ::testing::AssertionFailure() << "status " << r.status << ": " << r.err;
+  if (!r.out.empty()) return ::testing::AssertionFailure() << "stdout: " << r.out;
+  if (r.err.rfind("piles: error: ", 0) != 0 || std::count(r.err.begin(), r.err.end(), '\n') != 1)
+    return ::testing::AssertionFailure() << "not one error line: " << r.err;
+  if (r.err.find(names) == std::string::npos)
+    return ::testing::AssertionFailure() << "does not name '" << names << "': " << r.err;
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace piles::testing
