@@ -23,15 +23,17 @@
 #include "build_info.hpp"
 #include "host/babylon/analysis.hpp"
 #include "host/babylon/solver.hpp"
-#include "host/babylon/start.hpp"
+#include "host/babylon/table.hpp"
 
 namespace {
 
 using piles::babylon::Solver;
 
+// A table (every start of `colours` colours up to `max_chips`), or one start.
 struct Workload {
   std::string name;
-  std::vector<std::vector<int>> starts;
+  int colours, max_chips;
+  std::vector<int> start;
 };
 
 struct Run {
@@ -53,30 +55,27 @@ std::string load_average() {
   return fmt::format("{} {} {}", one, five, fifteen);
 }
 
-// A table spreads its starts over the threads; a single start is analysed the way
-// `piles babylon solve` does it, every first move on its own thread.
+// Runs the workload the way `piles babylon table` or `piles babylon solve` does.
 Run run_once(const Workload& w, int threads) {
-  Solver solver(threads);
   Run r;
-  r.answers.assign(w.starts.size(), '?');
-  const int n = static_cast<int>(w.starts.size());
   const double cpu0 = cpu_seconds();
   const auto wall0 = std::chrono::steady_clock::now();
-  std::uint64_t searched = 0;
-  if (n == 1) {
-    const auto a = piles::babylon::analyse(w.starts[0], solver);
-    r.answers[0] = a.first_wins ? '1' : '2';
-    searched = a.searched;
+  if (w.start.empty()) {
+    const auto t = piles::babylon::solve_table(w.colours, w.max_chips, threads, true);
+    for (const auto& row : t.rows) {
+      r.answers += row.first_wins ? '1' : '2';
+      r.searched += row.searched;
+    }
+    r.memo_bytes = t.memo_bytes;
   } else {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : searched)
-    for (int i = 0; i < n; ++i)
-      r.answers[i] =
-          solver.mover_wins(piles::babylon::start_position(w.starts[i]), searched) ? '1' : '2';
+    Solver solver(threads);
+    const auto a = piles::babylon::analyse(w.start, solver);
+    r.answers = a.first_wins ? "1" : "2";
+    r.searched = a.searched;
+    r.memo_bytes = solver.memo_bytes();
   }
   r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   r.cpu = cpu_seconds() - cpu0;
-  r.searched = searched;
-  r.memo_bytes = solver.memo_bytes();
   return r;
 }
 
@@ -113,12 +112,12 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   const std::vector<Workload> workloads = {
-      {fmt::format("two-colour table to {} chips", max_chips),
-       piles::babylon::table_starts(2, max_chips)},
-      {"4,121 (256-bit keys near the top)", {{4, 121}}},
-      {"6,6,6,6", {{6, 6, 6, 6}}},
-      {"5,5,5,5,5", {{5, 5, 5, 5, 5}}},
-      {"10,10,10", {{10, 10, 10}}},
+      {fmt::format("table: two colours, up to {} chips", max_chips), 2, max_chips, {}},
+      {"table: three colours, up to 24 chips", 3, 24, {}},
+      {"solve 4 121 (256-bit keys near the top)", 0, 0, {4, 121}},
+      {"solve 6 6 6 6", 0, 0, {6, 6, 6, 6}},
+      {"solve 5 5 5 5 5", 0, 0, {5, 5, 5, 5, 5}},
+      {"solve 10 10 10", 0, 0, {10, 10, 10}},
   };
 
   const std::string load_before = load_average();

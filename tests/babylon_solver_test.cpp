@@ -120,6 +120,23 @@ TEST(BabylonSolver, ThreadsDoNotChangeTheTable) {
     EXPECT_EQ(one.rows[i].first_wins, two.rows[i].first_wins);
 }
 
+TEST(BabylonAnalysis, ThreadsSharingOneStartAgree) {
+  // Two threads search the same positions at once (first moves split between them); every
+  // answer must match one thread's.
+  for (const std::vector<int>& counts :
+       std::vector<std::vector<int>>{{6, 6, 6}, {5, 5, 5, 5}, {4, 4, 4, 4, 4}, {14, 18}}) {
+    Solver one(1), two(2);
+    const auto a = piles::babylon::analyse(counts, one);
+    const auto b = piles::babylon::analyse(counts, two);
+    EXPECT_EQ(a.first_wins, b.first_wins);
+    ASSERT_EQ(a.moves.size(), b.moves.size());
+    for (std::size_t i = 0; i < a.moves.size(); ++i) {
+      EXPECT_EQ(a.moves[i].wins, b.moves[i].wins);
+      EXPECT_EQ(a.moves[i].reply.has_value(), b.moves[i].reply.has_value());
+    }
+  }
+}
+
 TEST(BabylonAnalysis, ReportedWinningMovesWinAndNoOthersDo) {
   // Every first move replayed against the plain solver, which shares nothing with the engine.
   for (const std::vector<int>& counts : std::vector<std::vector<int>>{

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "core/babylon_state.hpp"
 #include "host/babylon/memo.hpp"
@@ -15,6 +16,9 @@ namespace piles::babylon {
 class Solver {
  public:
   explicit Solver(int threads);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
 
   // Does the player to move win with perfect play? Adds the positions it searched to
   // `searched` (positions found in the memo cost nothing). The position must fit a 256-bit
@@ -28,10 +32,13 @@ class Solver {
   std::uint64_t wide_states() const;
   std::uint64_t memo_bytes() const;
 
+  struct Path;  // what each thread is searching now (solver.cpp)
+
  private:
   int threads_;
   Memo<Bits> narrow_;
   Memo<Bits256> wide_;
+  std::unique_ptr<Path[]> paths_;
 };
 
 }  // namespace piles::babylon

@@ -20,9 +20,10 @@ struct Table {
   double seconds = 0;
 };
 
-// Every start of table_starts(colours, max_chips), smallest first, through one solver (so
-// later starts reuse what earlier ones solved); starts run in parallel on `threads` threads.
-// Throws UsageError when the largest start does not fit the key.
+// Every start of table_starts(colours, max_chips) through one solver, so that starts reuse
+// what others solved; the starts of one total run in order on one thread, the totals in
+// parallel on `threads` threads, largest first. Throws UsageError when the largest start
+// does not fit the key.
 Table solve_table(int colours, int max_chips, int threads, bool quiet);
 
 }  // namespace piles::babylon
