@@ -36,9 +36,8 @@ double mib(std::uint64_t bytes) {
 }
 
 std::string memo_text(const Table& t) {
-  return fmt::format(
-      "{} positions in the memo ({} under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB",
-      t.memo_states, t.wide_states, mib(t.memo_bytes), mib(babylon::peak_rss_bytes()));
+  return fmt::format("{} positions in the memo ({} under 256-bit keys), {:.1f} MiB", t.memo_states,
+                     t.wide_states, mib(t.memo_bytes));
 }
 
 // Rows p, columns q (p <= q): 1 = first player wins, 2 = second; '!' would mark a start where
@@ -101,14 +100,15 @@ void write_two_colour(Writer& writer, int max_chips) {
       "Every start with p <= q chips of two colours and p + q <= {} ({} starts), solved by "
       "negamax over canonical positions. Georgakopoulos and Winkler (Two-Color Babylon, "
       "Theorem 4.1): the second player wins iff p + q is even and p >= 3. **All {} starts "
-      "agree.**\n\nOne memo served the whole table, smallest starts first, so each row's "
-      "positions are those its start added. {:.1f} s on {} thread{}; {}.\n\n"
+      "agree.**\n\nOne memo served the whole table (each chip total on one thread, its starts "
+      "in order), so each row counts the positions its start added. {:.1f} s on {} thread{}; "
+      "{}; peak RSS {:.1f} MiB.\n\n"
       "## Winner by (p, q)\n\n1: the first player wins, 2: the second player "
       "wins.\n\n```\n{}```\n\n"
       "## Work per number of chips\n\n| chips | starts | second-player wins | positions "
       "searched | seconds (summed over starts) |\n|---:|---:|---:|---:|---:|\n",
       max_chips, t.rows.size(), t.rows.size(), t.seconds, t.threads, t.threads == 1 ? "" : "s",
-      memo_text(t), grid(t));
+      memo_text(t), mib(babylon::peak_rss_bytes()), grid(t));
   std::string data;
   for (const auto& [chips, n] : by_chips) {
     md += fmt::format("| {} | {} | {} | {} | {:.3f} |\n", chips, n.starts, n.second, n.searched,
@@ -185,9 +185,10 @@ void write_multi_colour(Writer& writer, const Sizes& s) {
 
   const Table t = babylon::solve_table(3, s.three_colour, threads, writer.quiet());
   md += fmt::format(
-      "\n## Three colours, every split up to {} chips\n\nOne memo for the whole table, smallest "
-      "starts first (each row counts the positions its start added); {:.2f} s on {} thread{}; "
-      "{}.\n\n| counts | colours | chips | winner | positions searched | seconds |\n"
+      "\n## Three colours, every split up to {} chips\n\nOne memo for the whole table (each chip "
+      "total on one thread, its starts in order; each row counts the positions its start "
+      "added); {:.2f} s on {} thread{}; {}.\n\n| counts | colours | chips | winner | positions "
+      "searched | seconds |\n"
       "|---|---:|---:|---|---:|---:|\n",
       s.three_colour, t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t));
   for (const TableRow& row : t.rows) {
