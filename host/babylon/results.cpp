@@ -27,7 +27,7 @@ struct Sizes {
 };
 
 Sizes sizes(const Writer& writer) {
-  if (writer.full()) return {76, 30, {{3, 14}, {4, 8}, {5, 6}, {6, 5}, {7, 4}, {8, 4}}};
+  if (writer.full()) return {84, 30, {{3, 14}, {4, 8}, {5, 6}, {6, 5}, {7, 4}, {8, 4}}};
   return {62, 24, {{3, 11}, {4, 7}, {5, 5}, {6, 4}, {7, 4}, {8, 3}}};
 }
 
