@@ -13,7 +13,6 @@ class Board {
  public:
   explicit Board(const std::vector<int>& counts);
 
-  const std::vector<std::vector<int>>& stacks() const { return stacks_; }
   Position position() const;
   std::vector<Move> moves() const;
   // Puts a stack of the move's top class on one of its bottom class; the move must be legal.
