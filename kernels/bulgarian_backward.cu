@@ -21,12 +21,17 @@ struct Device {
 
 Device device_shape(std::size_t shared_bytes);
 
+// A shared-memory bin hands this much to the global histogram as it reaches it, so 32 bits
+// never wrap (a 64-bit shared atomicAdd is a compare-and-swap loop on sm_90).
+constexpr unsigned bin_flush = 1u << 31;
+
 // Persistent threads: each takes the next walk from `next_walk` until none is left. Depths are
-// counted in a block-wide histogram in shared memory and added to the global one at the end.
+// counted in a block-wide histogram of 32-bit bins in shared memory and added to the global
+// 64-bit one at the end.
 __global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count, std::uint8_t* done,
                                   unsigned long long* next_walk, unsigned long long* histogram,
                                   unsigned long long* leaves, int depth_limit, int* too_deep) {
-  extern __shared__ unsigned long long block_hist[];
+  extern __shared__ unsigned block_hist[];
   for (int d = threadIdx.x; d < depth_limit; d += blockDim.x) block_hist[d] = 0;
   __syncthreads();
 
@@ -38,10 +43,13 @@ __global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count,
     ForestWalker w = walks[i];
     done[i] = bulgarian::walk_forest(w, round_budget, [&](int depth, bool leaf) {
       my_leaves += leaf;
-      if (depth < depth_limit)
-        atomicAdd(&block_hist[depth], 1ULL);
-      else
+      if (depth >= depth_limit) {
         deep = true;
+      } else if (atomicAdd(&block_hist[depth], 1u) == bin_flush - 1) {
+        // Exactly one thread sees the bin reach bin_flush; it moves that much to global memory.
+        atomicSub(&block_hist[depth], bin_flush);
+        atomicAdd(&histogram[depth], static_cast<unsigned long long>(bin_flush));
+      }
     });
     walks[i] = w;
   }
@@ -53,7 +61,7 @@ __global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count,
   if (threadIdx.x == 0) atomicAdd(leaves, block_leaves);
   __syncthreads();
   for (int d = threadIdx.x; d < depth_limit; d += blockDim.x)
-    if (block_hist[d]) atomicAdd(&histogram[d], block_hist[d]);
+    if (block_hist[d]) atomicAdd(&histogram[d], static_cast<unsigned long long>(block_hist[d]));
 }
 
 Device device_shape(std::size_t shared_bytes) {
@@ -90,7 +98,7 @@ ForestRound bulgarian_walk_round(std::vector<ForestWalker>& walks, int depth_lim
   d_hist.fill_zero();
   d_too_deep.fill_zero();
 
-  const std::size_t shared = sizeof(unsigned long long) * depth_limit;
+  const std::size_t shared = sizeof(unsigned) * depth_limit;
   const Device d = device_shape(shared);
   const std::size_t blocks_needed = (walks.size() + block_size - 1) / block_size;
   const int grid = static_cast<int>(std::min<std::size_t>(

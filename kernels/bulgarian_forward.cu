@@ -1,6 +1,8 @@
 #include <thrust/copy.h>
 #include <thrust/count.h>
-#include <thrust/device_vector.h>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 #include <thrust/gather.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -51,10 +53,27 @@ __global__ void level_kernel(const std::uint32_t* succ, std::uint16_t* depth,
   if (threadIdx.x == 0 && total) atomicAdd(joined, total);
 }
 
+// Thrust's scratch memory, freed without throwing: after a sticky device error cudaFree fails
+// too, and a throw while unwinding would end the program instead of reporting the error.
+struct ScratchAllocator {
+  using value_type = char;
+  char* allocate(std::ptrdiff_t bytes) {
+    char* p = nullptr;
+    PILES_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+  }
+  void deallocate(char* p, std::size_t) { cudaFree(p); }
+};
+
+// Thrust's algorithms on a DeviceBuffer's memory (the buffer owns it: a device_vector's
+// destructor would end the program after a sticky device error instead of reporting it).
 template <class T>
-void release(thrust::device_vector<T>& v) {
-  v.clear();
-  v.shrink_to_fit();
+thrust::device_ptr<T> begin(DeviceBuffer<T>& b) {
+  return thrust::device_pointer_cast(b.data());
+}
+template <class T>
+thrust::device_ptr<T> end(DeviceBuffer<T>& b) {
+  return begin(b) + b.size();
 }
 
 }  // namespace
@@ -71,40 +90,49 @@ ForwardResult bulgarian_forward(partition::CountView host_table) {
   d_table.copy_from(host_table.data, d_table.size());
   const partition::CountView table{d_table.data(), host_table.n};
   ForwardResult out;
+  ScratchAllocator scratch_memory;
+  const auto on_device = thrust::cuda::par(scratch_memory);
 
-  thrust::device_vector<std::uint32_t> succ(count);
-  thrust::tabulate(succ.begin(), succ.end(), SuccessorOf{table});
+  DeviceBuffer<std::uint32_t> succ(count);
+  thrust::tabulate(on_device, begin(succ), end(succ), SuccessorOf{table});
 
   // Pointer doubling: after the rounds every jump has made more moves than any transient.
-  thrust::device_vector<std::uint32_t> jump = succ, scratch(count);
-  const int rounds = std::bit_width(static_cast<unsigned>(2 * host_table.n + 2));
-  for (int round = 1; round <= rounds; ++round) {
-    thrust::gather(jump.begin(), jump.end(), jump.begin(), scratch.begin());
-    jump.swap(scratch);
-  }
-  release(scratch);
+  DeviceBuffer<std::uint16_t> depth;
+  {
+    DeviceBuffer<std::uint32_t> jump(count), scratch(count);
+    thrust::copy(on_device, begin(succ), end(succ), begin(jump));
+    const int rounds = std::bit_width(static_cast<unsigned>(2 * host_table.n + 2));
+    for (int round = 1; round <= rounds; ++round) {
+      thrust::gather(on_device, begin(jump), end(jump), begin(jump), begin(scratch));
+      std::swap(jump, scratch);
+    }
+    scratch = DeviceBuffer<std::uint32_t>();
+    depth = DeviceBuffer<std::uint16_t>(count);
 
-  // The image of the last jump is exactly the set of cycle partitions.
-  thrust::device_vector<std::uint16_t> depth(count, bulgarian::unknown_depth);
-  thrust::scatter(thrust::constant_iterator<std::uint16_t>(0),
-                  thrust::constant_iterator<std::uint16_t>(0) + count, jump.begin(), depth.begin());
-  release(jump);
+    // The image of the last jump is exactly the set of cycle partitions.
+    thrust::fill(on_device, begin(depth), end(depth), bulgarian::unknown_depth);
+    thrust::scatter(on_device, thrust::constant_iterator<std::uint16_t>(0),
+                    thrust::constant_iterator<std::uint16_t>(0) + count, begin(jump), begin(depth));
+  }
 
   {
-    thrust::device_vector<std::uint8_t> has_predecessor(count, 0);
-    thrust::scatter(thrust::constant_iterator<std::uint8_t>(1),
-                    thrust::constant_iterator<std::uint8_t>(1) + count, succ.begin(),
-                    has_predecessor.begin());
-    out.garden_of_eden = thrust::count(has_predecessor.begin(), has_predecessor.end(), 0);
+    DeviceBuffer<std::uint8_t> has_predecessor(count);
+    has_predecessor.fill_zero();
+    thrust::scatter(on_device, thrust::constant_iterator<std::uint8_t>(1),
+                    thrust::constant_iterator<std::uint8_t>(1) + count, begin(succ),
+                    begin(has_predecessor));
+    out.garden_of_eden =
+        thrust::count(on_device, begin(has_predecessor), end(has_predecessor), std::uint8_t{0});
   }
 
-  const auto on_cycle = thrust::count_if(depth.begin(), depth.end(), IsZero{});
-  thrust::device_vector<std::uint64_t> cycle_ranks(on_cycle);
-  thrust::copy_if(thrust::counting_iterator<std::uint64_t>(0),
-                  thrust::counting_iterator<std::uint64_t>(count), depth.begin(),
-                  cycle_ranks.begin(), IsZero{});
-  out.cycle_ranks.resize(on_cycle);
-  thrust::copy(cycle_ranks.begin(), cycle_ranks.end(), out.cycle_ranks.begin());
+  const auto on_cycle = thrust::count_if(on_device, begin(depth), end(depth), IsZero{});
+  {
+    DeviceBuffer<std::uint64_t> cycle_ranks(on_cycle);
+    thrust::copy_if(on_device, thrust::counting_iterator<std::uint64_t>(0),
+                    thrust::counting_iterator<std::uint64_t>(count), begin(depth),
+                    begin(cycle_ranks), IsZero{});
+    out.cycle_ranks = cycle_ranks.to_host();
+  }
   out.histogram.push_back(on_cycle);
 
   DeviceBuffer<unsigned long long> joined(1);
@@ -112,9 +140,7 @@ ForwardResult bulgarian_forward(partition::CountView host_table) {
       static_cast<int>(std::min<std::uint64_t>((count + block_size - 1) / block_size, 65535));
   for (int level = 1; level < bulgarian::unknown_depth; ++level) {
     joined.fill_zero();
-    level_kernel<<<grid, block_size>>>(thrust::raw_pointer_cast(succ.data()),
-                                       thrust::raw_pointer_cast(depth.data()), count, level,
-                                       joined.data());
+    level_kernel<<<grid, block_size>>>(succ.data(), depth.data(), count, level, joined.data());
     PILES_CUDA_CHECK_LAUNCH();
     unsigned long long joined_host = 0;
     joined.copy_to(&joined_host, 1);

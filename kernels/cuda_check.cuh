@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -13,10 +14,22 @@ class CudaError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// "CUDA error 35: CUDA driver version is insufficient for CUDA runtime version"
+inline std::string cuda_error_text(cudaError_t status) {
+  return "CUDA error " + std::to_string(static_cast<int>(status)) + ": " +
+         cudaGetErrorString(status);
+}
+
+// Where in the tree a check failed, without the build machine's path to it.
+inline const char* source_name(const char* file) {
+  const char* in_tree = std::strstr(file, "kernels/");
+  return in_tree ? in_tree : file;
+}
+
 inline void check_cuda(cudaError_t status, const char* file, int line) {
   if (status != cudaSuccess)
-    throw CudaError(std::string("CUDA error at ") + file + ":" + std::to_string(line) + ": " +
-                    cudaGetErrorString(status));
+    throw CudaError(cuda_error_text(status) + " (at " + source_name(file) + ":" +
+                    std::to_string(line) + ")");
 }
 
 }  // namespace piles::gpu

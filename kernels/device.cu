@@ -6,11 +6,20 @@
 #include "kernels/device.hpp"
 
 namespace piles::gpu {
+namespace {
+
+// Reports a failed query and clears the error, so that later calls start clean.
+std::string failed(cudaError_t status) {
+  cudaGetLastError();
+  return cuda_error_text(status);
+}
+
+}  // namespace
 
 int device_count() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();  // clear the error so later queries start clean
+    cudaGetLastError();
     return 0;
   }
   return count;
@@ -21,22 +30,31 @@ void use_device(int index) {
   if (count > 0) PILES_CUDA_CHECK(cudaSetDevice(index % count));
 }
 
-std::optional<DeviceInfo> find_device() {
-  int index = 0;
+DeviceProbe probe_device() {
+  DeviceProbe probe;
+  int count = 0, index = 0;
   cudaDeviceProp prop{};
-  if (device_count() == 0 || cudaGetDevice(&index) != cudaSuccess ||
-      cudaGetDeviceProperties(&prop, index) != cudaSuccess) {
-    cudaGetLastError();
-    return std::nullopt;
-  }
-  DeviceInfo info;
+  if (const cudaError_t status = cudaGetDeviceCount(&count); status != cudaSuccess)
+    probe.error = failed(status);
+  else if (count == 0)
+    probe.error = "CUDA reports no device";
+  else if (const cudaError_t status = cudaGetDevice(&index); status != cudaSuccess)
+    probe.error = failed(status);
+  else if (const cudaError_t status = cudaGetDeviceProperties(&prop, index); status != cudaSuccess)
+    probe.error = failed(status);
+  if (!probe.error.empty()) return probe;
+  DeviceInfo& info = probe.device.emplace();
   info.index = index;
   info.name = prop.name;
   info.multiprocessors = prop.multiProcessorCount;
   info.compute_major = prop.major;
   info.compute_minor = prop.minor;
   info.memory_bytes = prop.totalGlobalMem;
-  return info;
+  return probe;
+}
+
+std::optional<DeviceInfo> find_device() {
+  return probe_device().device;
 }
 
 std::string describe(const DeviceInfo& d) {

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -10,9 +11,12 @@
 
 namespace piles::gpu {
 
-// Owning, uninitialised device array of T; moves, never copies.
+// Owning, uninitialised device array of T; moves, never copies. Its destructor never throws,
+// so unwinding after a sticky device error ends in one error line, not std::terminate.
 template <class T>
 class DeviceBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "DeviceBuffer holds bytes copied to and fro");
+
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t size) : size_(size) {
@@ -40,17 +44,21 @@ class DeviceBuffer {
   std::size_t bytes() const { return size_ * sizeof(T); }
 
   void copy_from(const T* host, std::size_t count) {
-    PILES_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+    if (count > 0)
+      PILES_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
   }
   void copy_to(T* host, std::size_t count) const {
-    PILES_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+    if (count > 0)
+      PILES_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
   }
   std::vector<T> to_host() const {
     std::vector<T> out(size_);
     copy_to(out.data(), size_);
     return out;
   }
-  void fill_zero() { PILES_CUDA_CHECK(cudaMemset(data_, 0, bytes())); }
+  void fill_zero() {
+    if (size_ > 0) PILES_CUDA_CHECK(cudaMemset(data_, 0, bytes()));
+  }
 
  private:
   T* data_ = nullptr;

@@ -1,6 +1,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "core/topswops.hpp"
 #include "kernels/cuda_check.cuh"
@@ -15,7 +17,7 @@ using topswops::Frame;
 using topswops::max_n;
 
 constexpr int block_threads = 128;
-constexpr unsigned found_capacity = 1u << 20;
+constexpr unsigned long long found_capacity = 1ull << 20;
 // A chunk's best length (plus one, so that 0 means none) and its number of games, in one
 // word for atomicCAS.
 constexpr int count_bits = 40;
@@ -28,9 +30,9 @@ struct Found {
 };
 
 struct Totals {
-  unsigned long long* best_count;  // per chunk
-  unsigned long long* nodes;       // per chunk, max_n levels
-  unsigned* found_count;
+  unsigned long long* best_count;   // per chunk
+  unsigned long long* nodes;        // per chunk, max_n levels
+  unsigned long long* found_count;  // 64 bits: a count that wraps would hide an overflow
 };
 
 template <int W>
@@ -54,7 +56,7 @@ struct DeviceSink {
   std::uint32_t chunk;
   int record_min;
   unsigned long long* best_count;
-  unsigned* found_count;
+  unsigned long long* found_count;
   Found<W>* found;
 
   __device__ void leaf(int steps, const Deck<W>& start, const Deck<W>& final_deck) {
@@ -68,7 +70,7 @@ struct DeviceSink {
       if (mine < best) return;
       seen = atomicCAS(slot, assumed, mine == best ? assumed + 1 : mine | 1);
     } while (seen != assumed);
-    const unsigned index = atomicAdd(found_count, 1u);
+    const unsigned long long index = atomicAdd(found_count, 1ull);
     if (index < found_capacity) found[index] = {chunk, steps, start, final_deck};
   }
 };
@@ -108,6 +110,17 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
+// Blocks of the search that the current device holds at once: the persistent grid.
+template <int W>
+std::uint64_t resident_blocks() {
+  int device = 0, sms = 0, blocks_per_sm = 0;
+  PILES_CUDA_CHECK(cudaGetDevice(&device));
+  PILES_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  PILES_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, search_kernel<W>,
+                                                                 block_threads, 0));
+  return static_cast<std::uint64_t>(sms) * std::max(blocks_per_sm, 1);
+}
+
 template <int W>
 std::vector<int> cards(const Deck<W>& d, int n) {
   std::vector<int> out(n);
@@ -128,7 +141,7 @@ std::vector<TopswopsChunkResult> launch_once(const TopswopsWork& work,
   DeviceBuffer<std::uint64_t> ends(work.chunk_ends);
   DeviceBuffer<int> mins(record_min);
   DeviceBuffer<unsigned long long> next(1), best_count(chunks), nodes(chunks * max_n);
-  DeviceBuffer<unsigned> found_count(1);
+  DeviceBuffer<unsigned long long> found_count(1);
   DeviceBuffer<Found<W>> found(found_capacity);
   next.fill_zero();
   best_count.fill_zero();
@@ -147,21 +160,15 @@ std::vector<TopswopsChunkResult> launch_once(const TopswopsWork& work,
               next.data(),
               {best_count.data(), nodes.data(), found_count.data()},
               found.data()};
-  int device = 0, sms = 0, blocks_per_sm = 0;
-  PILES_CUDA_CHECK(cudaGetDevice(&device));
-  PILES_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  PILES_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, search_kernel<W>,
-                                                                 block_threads, 0));
   const std::uint64_t wanted = (prefixes + block_threads - 1) / block_threads;
-  const int grid = static_cast<int>(std::min<std::uint64_t>(
-      wanted, static_cast<std::uint64_t>(sms) * std::max(blocks_per_sm, 1)));
+  const int grid = static_cast<int>(std::min<std::uint64_t>(wanted, resident_blocks<W>()));
   search_kernel<W><<<grid, block_threads>>>(a, prefixes);
   PILES_CUDA_CHECK_LAUNCH();
   PILES_CUDA_CHECK(cudaDeviceSynchronize());
 
   const auto best_counts = best_count.to_host();
   const auto node_counts = nodes.to_host();
-  unsigned stored = 0;
+  unsigned long long stored = 0;
   found_count.copy_to(&stored, 1);
   std::vector<Found<W>> games(std::min(stored, found_capacity));
   found.copy_to(games.data(), games.size());
@@ -200,6 +207,9 @@ std::vector<TopswopsChunkResult> search(const TopswopsWork& work) {
     one.chunk_ends = {last - first};
     std::vector<bool> again;
     auto rerun = launch_once<W>(one, {results[c].best}, again);
+    if (again[0])
+      throw std::runtime_error("Topswops chunk with more than " + std::to_string(found_capacity) +
+                               " longest games: they do not fit the GPU's game buffer");
     results[c].starts = std::move(rerun[0].starts);
     results[c].finals = std::move(rerun[0].finals);
   }
@@ -215,6 +225,10 @@ std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work) {
     return empty;
   }
   return topswops::words_for(work.n) == 2 ? search<2>(work) : search<3>(work);
+}
+
+std::uint64_t topswops_threads_in_flight() {
+  return resident_blocks<2>() * block_threads;
 }
 
 }  // namespace piles::gpu

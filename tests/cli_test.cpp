@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "build_info.hpp"
+#include "host/common/backend.hpp"
 #include "tests/support/run_piles.hpp"
 
 using piles::testing::run_piles;
@@ -14,7 +15,24 @@ TEST(Cli, VersionSaysBuildAndDevice) {
 #else
   EXPECT_NE(r.out.find("CUDA build: no"), std::string::npos);
 #endif
-  EXPECT_NE(r.out.find("GPU: "), std::string::npos);
+  const std::string reason = piles::gpu_unavailable_reason();
+  if (reason.empty())
+    EXPECT_EQ(r.out.find("GPU: none"), std::string::npos) << r.out;
+  else
+    EXPECT_NE(r.out.find("GPU: none (" + reason + ")\n"), std::string::npos) << r.out;
+}
+
+// A machine meant to run the GPU engines must not quietly run the CPU ones instead.
+TEST(Cli, RequiredGpuThatDoesNotAnswerIsAnError) {
+  const auto r = run_piles("topswops solve 6 --json", "", "PILES_REQUIRE_GPU=1");
+  if (piles::gpu_unavailable_reason().empty()) {
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.json().at("backend"), "gpu");
+    return;
+  }
+  EXPECT_TRUE(piles::testing::is_usage_error(r, "PILES_REQUIRE_GPU=1")) << r.err;
+  EXPECT_EQ(run_piles("--backend cpu topswops solve 6 --json", "", "PILES_REQUIRE_GPU=1").status,
+            0);
 }
 
 TEST(Cli, HelpExitsZero) {
@@ -38,9 +56,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
 }
 
 TEST(Cli, GpuBackendWithoutDeviceIsAUsageError) {
-  const auto version = run_piles("--version");
-  if (version.out.find("GPU: none found") == std::string::npos)
-    GTEST_SKIP() << "a GPU answers here";
+  if (piles::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU answers here";
   const auto r = run_piles("--backend gpu results --out /tmp/piles_results_unused");
   EXPECT_EQ(r.status, 2);
 #ifdef PILES_HAVE_CUDA

@@ -4,7 +4,7 @@
 
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/stochastic.hpp"
-#include "kernels/device.hpp"
+#include "tests/support/gpu.hpp"
 
 namespace piles::bulgarian {
 namespace {
@@ -18,9 +18,7 @@ RunTarget target(Backend backend) {
 
 class GpuBulgarian : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!gpu::find_device()) GTEST_SKIP() << "no CUDA device";
-  }
+  void SetUp() override { PILES_NEED_GPU(); }
 };
 
 TEST_F(GpuBulgarian, BackwardWalkMatchesCpu) {

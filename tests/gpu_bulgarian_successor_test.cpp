@@ -2,11 +2,11 @@
 
 #include "host/bulgarian/successor.hpp"
 #include "kernels/bulgarian_successor.hpp"
-#include "kernels/device.hpp"
+#include "tests/support/gpu.hpp"
 
 // The successor kernel and its CPU twin must agree on every partition.
 TEST(GpuBulgarianSuccessor, MatchesCpuTwin) {
-  if (!piles::gpu::find_device()) GTEST_SKIP() << "no CUDA device";
+  PILES_NEED_GPU();
   for (int n : {1, 2, 10, 30, 60}) {
     const piles::PartitionTable table(n);
     EXPECT_EQ(piles::gpu::bulgarian_successors(table.view(), 0, table.count()),
@@ -16,7 +16,7 @@ TEST(GpuBulgarianSuccessor, MatchesCpuTwin) {
 }
 
 TEST(GpuBulgarianSuccessor, MatchesCpuTwinOnSlicesOfALargeSize) {
-  if (!piles::gpu::find_device()) GTEST_SKIP() << "no CUDA device";
+  PILES_NEED_GPU();
   const piles::PartitionTable table(300);
   const std::uint64_t count = 1 << 20;
   for (std::uint64_t first : {std::uint64_t{0}, table.count() / 2, table.count() - count})

@@ -6,7 +6,7 @@
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/plan.hpp"
 #include "host/topswops/published.hpp"
-#include "kernels/device.hpp"
+#include "tests/support/gpu.hpp"
 
 namespace ts = piles::topswops;
 
@@ -39,9 +39,7 @@ void expect_same_chunks(const ts::Plan& plan) {
 
 class GpuTopswops : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!piles::gpu::find_device()) GTEST_SKIP() << "no CUDA device";
-  }
+  void SetUp() override { PILES_NEED_GPU(); }
 };
 
 }  // namespace

@@ -85,6 +85,20 @@ void check_depth(bool too_deep) {
   if (too_deep) throw std::runtime_error("a transient exceeds the depth bound");
 }
 
+// Visits the roots of fresh subtrees on the host and puts their children in their place, level
+// by level, until there are at least `wanted` subtrees (or none is left).
+void open_subtrees(std::vector<ForestWalker>& level, std::size_t wanted, Tally& tally) {
+  std::vector<ForestWalker> next;
+  while (!level.empty() && level.size() < wanted) {
+    next.clear();
+    for (const ForestWalker& w : level) {
+      tally(w.node.depth, w.node.is_leaf());
+      push_predecessors(w.node, -1, next);
+    }
+    std::swap(level, next);
+  }
+}
+
 }  // namespace
 
 void ForestCounts::merge(const ForestCounts& other) {
@@ -109,7 +123,7 @@ ForestTop expand_forest(int n, std::size_t min_subtrees) {
   ForestTop top;
   Tally tally(depth_bound(n));
 
-  std::vector<ForestWalker> level, next;
+  std::vector<ForestWalker> level;
   part_t parts[partition::max_n + 1];
   const std::uint64_t end = std::uint64_t{1} << (k + 1);
   for (std::uint64_t mask = (std::uint64_t{1} << r) - 1; mask < end;
@@ -124,14 +138,7 @@ ForestTop expand_forest(int n, std::size_t min_subtrees) {
   }
   std::sort(top.root_ranks.begin(), top.root_ranks.end());
 
-  while (!level.empty() && level.size() < min_subtrees) {
-    next.clear();
-    for (const ForestWalker& w : level) {
-      tally(w.node.depth, w.node.is_leaf());
-      push_predecessors(w.node, -1, next);
-    }
-    std::swap(level, next);
-  }
+  open_subtrees(level, min_subtrees, tally);
   check_depth(tally.too_deep);
   top.counts = std::move(tally.counts);
   top.subtrees = std::move(level);
@@ -221,23 +228,29 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
 
 ForestCounts walk_subtrees_gpu(std::vector<ForestWalker> work, int depth_limit) {
 #ifdef PILES_HAVE_CUDA
-  ForestCounts total;
+  const std::size_t wanted = gpu::walks_per_round();
+  // A chunk of a journaled or MPI run holds a handful of subtrees: open them on the host until
+  // the first round fills the device.
+  Tally tops(depth_limit);
+  open_subtrees(work, wanted, tops);
+  check_depth(tops.too_deep);
+  ForestCounts total = std::move(tops.counts);
   std::vector<ForestWalker> unfinished;
   while (!work.empty()) {
+    // Split the walks still running until the next round has enough of them again.
+    for (bool split = true; split && work.size() < wanted;) {
+      split = false;
+      std::vector<ForestWalker> given;
+      for (ForestWalker& walk : work) split |= split_walk(walk, given);
+      work.insert(work.end(), given.begin(), given.end());
+    }
     const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit);
     total.merge({round.histogram, round.leaves});
     check_depth(round.too_deep);
     unfinished.clear();
     for (std::size_t i = 0; i < work.size(); ++i)
       if (!round.done[i]) unfinished.push_back(work[i]);
-    // Split the walks still running until the next round has enough of them again.
-    work = unfinished;
-    for (bool split = true; split && !work.empty() && work.size() < gpu::walks_per_round();) {
-      split = false;
-      std::vector<ForestWalker> given;
-      for (ForestWalker& walk : work) split |= split_walk(walk, given);
-      work.insert(work.end(), given.begin(), given.end());
-    }
+    work.swap(unfinished);
   }
   return total;
 #else

@@ -39,8 +39,10 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out);
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
                                Progress* progress);
 
-// The same on the GPU, in rounds: each walk gets a budget of moves, and walks left unfinished
-// are split on the host before the next round, so no single subtree holds up the device.
+// The same on the GPU (fresh subtrees, as expand_forest gives them), in rounds: the host opens
+// the subtrees' tops until the first round fills the device, each walk gets a budget of moves,
+// and walks left unfinished are split on the host before the next round, so no single subtree
+// holds up the device.
 ForestCounts walk_subtrees_gpu(std::vector<ForestWalker> work, int depth_limit);
 
 }  // namespace piles::bulgarian

@@ -34,6 +34,7 @@ ForestCounts counts_from_json(const nlohmann::json& j, const std::string& where)
 }
 
 ForestCounts walk(std::vector<ForestWalker> subtrees, int n, const RunTarget& target) {
+  select_device(target);
   if (target.backend == Backend::gpu) return walk_subtrees_gpu(std::move(subtrees), depth_bound(n));
   return walk_subtrees_cpu(std::move(subtrees), depth_bound(n), target.threads, nullptr);
 }
@@ -82,8 +83,11 @@ void analyze_chunked(const ChunkedRun& run, const RunTarget& target, bool quiet,
     const PartitionTable table(n);
     Progress progress(fmt::format("n = {}", n), table.count(), "partitions", quiet || !root);
     progress.add(counts.nodes());
-    work.compute = [&](std::uint64_t id) {
-      return counts_to_json(walk(slice(id), n, target)).dump();
+    work.compute = [&](const std::vector<std::uint64_t>& ids) {
+      std::vector<std::string> partials;
+      for (std::uint64_t id : ids)
+        partials.push_back(counts_to_json(walk(slice(id), n, target)).dump());
+      return partials;
     };
     work.collect = [&](std::uint64_t id, const std::string& payload) {
       const nlohmann::json j = nlohmann::json::parse(payload);
@@ -95,7 +99,7 @@ void analyze_chunked(const ChunkedRun& run, const RunTarget& target, bool quiet,
     if (run.session)
       mpi::run_chunks(*run.session, work);
     else
-      for (std::uint64_t id : work.todo) work.collect(id, work.compute(id));
+      for (std::uint64_t id : work.todo) work.collect(id, work.compute({id}).front());
     progress.finish();
     if (!root) continue;
 

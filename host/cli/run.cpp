@@ -23,7 +23,7 @@ int fail(int status, const std::string& message) {
 void print_version() {
   const std::string device = gpu_description();
   fmt::print("piles {}\nCUDA build: {}\nGPU: {}\n", version, cuda_build() ? "yes" : "no",
-             device.empty() ? "none found" : device);
+             device.empty() ? fmt::format("none ({})", gpu_unavailable_reason()) : device);
 }
 
 }  // namespace
@@ -63,6 +63,10 @@ int run(int argc, char** argv) {
     return fail(2, e.what());
   } catch (const UsageError& e) {
     return fail(2, e.what());
+  } catch (const Stopped& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "piles: stopped: {}\n", first_line(e.what()));
+    return 3;
   } catch (const std::exception& e) {
     return fail(1, e.what());
   }

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <cstdlib>
+#include <string_view>
+
 #include "host/common/error.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/device.hpp"
@@ -25,6 +28,27 @@ std::string gpu_description() {
   return {};
 }
 
+std::string gpu_unavailable_reason() {
+#ifdef PILES_HAVE_CUDA
+  return gpu::probe_device().error;
+#else
+  return "built without CUDA";
+#endif
+}
+
+void select_device(const RunTarget& target) {
+#ifdef PILES_HAVE_CUDA
+  if (target.backend == Backend::gpu) gpu::use_device(target.device_index);
+#else
+  (void)target;
+#endif
+}
+
+bool require_gpu() {
+  const char* value = std::getenv("PILES_REQUIRE_GPU");
+  return value && std::string_view(value) == "1";
+}
+
 int resolve_threads(int requested) {
   if (requested < 0) throw UsageError(fmt::format("--threads: {} is negative", requested));
   return requested > 0 ? requested : omp_get_num_procs();
@@ -44,9 +68,17 @@ RunTarget resolve_backend(const CommonOptions& options) {
   if (want == "cpu") return target;
   if (want == "gpu" && !cuda_build())
     throw UsageError("--backend gpu: this build of piles has no GPU support (built without CUDA)");
+  if (require_gpu() && !cuda_build())
+    throw UsageError(
+        "--backend auto: PILES_REQUIRE_GPU=1 but this build of piles has no GPU support");
   const std::string device = gpu_description();
   if (device.empty()) {
-    if (want == "gpu") throw UsageError("--backend gpu: no CUDA device answered");
+    const std::string why = gpu_unavailable_reason();
+    if (want == "gpu")
+      throw UsageError(fmt::format("--backend gpu: no CUDA device answered ({})", why));
+    if (require_gpu())
+      throw UsageError(
+          fmt::format("--backend auto: PILES_REQUIRE_GPU=1 but no CUDA device answered ({})", why));
     return target;
   }
   target.backend = Backend::gpu;

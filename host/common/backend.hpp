@@ -17,18 +17,30 @@ enum class Backend { cpu, gpu };
 // What a command will run on, resolved once from the flags.
 struct RunTarget {
   Backend backend = Backend::cpu;
-  std::string device;  // GPU description, or "cpu"
-  int threads = 1;     // CPU threads (host side of a GPU run too)
+  std::string device;    // GPU description, or "cpu"
+  int threads = 1;       // CPU threads (host side of a GPU run too)
+  int device_index = 0;  // which of the machine's GPUs (one per MPI rank on a node)
 };
 
+// Makes the target's GPU the current device of the calling thread (CUDA keeps one per host
+// thread, so every thread that launches must say so); nothing for a CPU target.
+void select_device(const RunTarget& target);
+
 // auto: the GPU when this build has CUDA and a device answers, else the CPU. Asking for gpu in
-// a CPU-only build, or where no device answers, is a UsageError.
+// a CPU-only build, or where no device answers, is a UsageError; so is auto without a device
+// under PILES_REQUIRE_GPU=1.
 RunTarget resolve_backend(const CommonOptions& options);
+
+// True when the environment says PILES_REQUIRE_GPU=1: a GPU that does not answer is then a
+// failure (of a command, of a GPU test), never a quiet fall-back or a skip.
+bool require_gpu();
 
 int resolve_threads(int requested);
 const char* backend_name(Backend backend);
 bool cuda_build();
 // Description of the GPU this process would use, or empty when there is none.
 std::string gpu_description();
+// Why no GPU answers ("CUDA error 35: ...", "built without CUDA"), or empty when one does.
+std::string gpu_unavailable_reason();
 
 }  // namespace piles

@@ -51,4 +51,13 @@ IntRange parse_int_range(std::string_view text, std::string_view what, std::int6
   return r;
 }
 
+double parse_seconds(std::string_view text, std::string_view what) {
+  double seconds = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, seconds);
+  if (text.empty() || ec != std::errc() || ptr != end || !(seconds > 0) || seconds > 1e9)
+    throw UsageError(fmt::format("{}: '{}' is not a positive number of seconds", what, text));
+  return seconds;
+}
+
 }  // namespace piles

@@ -15,6 +15,9 @@ std::vector<std::int64_t> parse_int_list(std::string_view text, std::string_view
 std::int64_t parse_int(std::string_view text, std::string_view what, std::int64_t lo,
                        std::int64_t hi);
 
+// Parses a positive number of seconds (fractions allowed); throws UsageError naming `what`.
+double parse_seconds(std::string_view text, std::string_view what);
+
 // Parses "N" or "N..M" (N <= M), each in [lo, hi].
 struct IntRange {
   std::int64_t first, last;

@@ -17,7 +17,6 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <thread>
 #endif
@@ -39,7 +38,9 @@ RunTarget resolve_rank_backend(const Session& session, const CommonOptions& opti
   CommonOptions per_rank = options;
   if (per_rank.threads == 0)
     per_rank.threads = std::max(1, omp_get_num_procs() / session.local_size());
-  return resolve_backend(per_rank);
+  RunTarget target = resolve_backend(per_rank);
+  target.device_index = session.local_rank();
+  return target;
 }
 
 #ifndef PILES_HAVE_MPI
@@ -57,32 +58,78 @@ std::string broadcast(const Session&, const std::string& from_root) {
 
 namespace {
 
-constexpr int tag_work = 1, tag_result = 2, tag_stop = 3;
+constexpr int tag_work = 1, tag_result = 2, tag_stop = 3, tag_ready = 4;
 
 void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI failure in ") + what);
 }
 
-// A result message: the chunk id, then the partial's bytes.
-std::string pack(std::uint64_t chunk, const std::string& partial) {
-  std::string message(sizeof chunk, '\0');
-  std::memcpy(message.data(), &chunk, sizeof chunk);
-  return message + partial;
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void put_u64(std::string& out, std::uint64_t x) {
+  out.append(reinterpret_cast<const char*>(&x), sizeof x);
+}
+
+std::uint64_t get_u64(const std::string& in, std::size_t& at) {
+  std::uint64_t x = 0;
+  if (at + sizeof x > in.size()) throw std::runtime_error("MPI result message cut short");
+  std::memcpy(&x, in.data() + at, sizeof x);
+  at += sizeof x;
+  return x;
+}
+
+// A result message: how many chunks the rank wants next, then each chunk's id, the length of
+// its partial and the partial's bytes.
+std::string pack(std::uint64_t want, const std::vector<std::uint64_t>& chunks,
+                 const std::vector<std::string>& partials) {
+  std::string message;
+  put_u64(message, want);
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    put_u64(message, chunks[i]);
+    put_u64(message, partials[i].size());
+    message += partials[i];
+  }
+  return message;
+}
+
+std::vector<std::string> compute_checked(const ChunkWork& work,
+                                         const std::vector<std::uint64_t>& chunks) {
+  std::vector<std::string> partials = work.compute(chunks);
+  if (partials.size() != chunks.size())
+    throw std::logic_error("a grant's computation returned the wrong number of partials");
+  return partials;
 }
 
 void worker(const ChunkWork& work) {
+  SliceSizer sizer(work.slice_seconds, work.min_grant, work.min_grant);
+  std::string ready;
+  put_u64(ready, sizer.next());
+  check(MPI_Send(ready.data(), static_cast<int>(ready.size()), MPI_CHAR, 0, tag_ready,
+                 MPI_COMM_WORLD),
+        "send");
   while (true) {
-    std::uint64_t chunk = 0;
     MPI_Status status;
-    check(MPI_Recv(&chunk, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &status), "recv");
+    check(MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &status), "probe");
+    int count = 0;
+    MPI_Get_count(&status, MPI_UINT64_T, &count);
+    std::vector<std::uint64_t> chunks(std::max(count, 1));
+    check(MPI_Recv(chunks.data(), std::max(count, 1), MPI_UINT64_T, 0, status.MPI_TAG,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "recv");
     if (status.MPI_TAG == tag_stop) return;
+    chunks.resize(count);
     std::string message;
     try {
-      message = pack(chunk, work.compute(chunk));
+      const auto start = std::chrono::steady_clock::now();
+      const std::vector<std::string> partials = compute_checked(work, chunks);
+      sizer.record(chunks.size(), seconds_since(start));
+      message = pack(sizer.next(), chunks, partials);
     } catch (const std::exception& e) {
-      // Rank 0 would wait forever for this chunk: stop the whole job.
-      std::fprintf(stderr, "piles: error: chunk %llu: %s\n", static_cast<unsigned long long>(chunk),
-                   e.what());
+      // Rank 0 would wait forever for these chunks: stop the whole job.
+      std::fprintf(stderr, "piles: error: chunks from %llu: %s\n",
+                   static_cast<unsigned long long>(chunks.front()), e.what());
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
     check(MPI_Send(message.data(), static_cast<int>(message.size()), MPI_CHAR, 0, tag_result,
@@ -91,44 +138,52 @@ void worker(const ChunkWork& work) {
   }
 }
 
-// Rank 0 hands chunks to the workers and computes chunks itself on a second thread, so no
+// Rank 0 grants chunks to the workers and computes chunks itself on a second thread, so no
 // rank sits idle; only the main thread calls MPI. It polls rather than blocks so that its
 // waiting does not take a core from the computing threads.
 void dispatcher(const Session& session, const ChunkWork& work) {
   std::mutex mutex;  // guards next and every call of collect
   std::size_t next = 0;
-  auto take = [&]() -> std::optional<std::uint64_t> {
+  auto take = [&](std::uint64_t want) {
     std::lock_guard lock(mutex);
-    if (next == work.todo.size()) return std::nullopt;
-    return work.todo[next++];
+    const std::size_t count = std::min<std::size_t>(want, work.todo.size() - next);
+    std::vector<std::uint64_t> chunks(work.todo.begin() + next, work.todo.begin() + next + count);
+    next += count;
+    return chunks;
   };
   std::exception_ptr local_failure;
   std::thread local([&] {
     try {
-      while (const auto chunk = take()) {
-        const std::string partial = work.compute(*chunk);
+      SliceSizer sizer(work.slice_seconds, work.min_grant, work.min_grant);
+      for (auto chunks = take(sizer.next()); !chunks.empty(); chunks = take(sizer.next())) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::vector<std::string> partials = compute_checked(work, chunks);
+        sizer.record(chunks.size(), seconds_since(start));
         std::lock_guard lock(mutex);
-        work.collect(*chunk, partial);
+        for (std::size_t i = 0; i < chunks.size(); ++i) work.collect(chunks[i], partials[i]);
       }
     } catch (...) {
       local_failure = std::current_exception();
     }
   });
-  int busy = 0;
-  auto hand_out = [&](int to) {
-    if (const auto chunk = take()) {
-      check(MPI_Send(&*chunk, 1, MPI_UINT64_T, to, tag_work, MPI_COMM_WORLD), "send");
+  int busy = 0, stopped = 0;
+  auto grant = [&](int to, std::uint64_t want) {
+    const std::vector<std::uint64_t> chunks = take(std::max<std::uint64_t>(want, 1));
+    if (!chunks.empty()) {
+      check(MPI_Send(chunks.data(), static_cast<int>(chunks.size()), MPI_UINT64_T, to, tag_work,
+                     MPI_COMM_WORLD),
+            "send");
       ++busy;
     } else {
       const std::uint64_t none = 0;
       check(MPI_Send(&none, 1, MPI_UINT64_T, to, tag_stop, MPI_COMM_WORLD), "send");
+      ++stopped;
     }
   };
-  for (int r = 1; r < session.size(); ++r) hand_out(r);
-  while (busy > 0) {
+  while (busy > 0 || stopped < session.size() - 1) {
     MPI_Status status;
     int ready = 0;
-    check(MPI_Iprobe(MPI_ANY_SOURCE, tag_result, MPI_COMM_WORLD, &ready, &status), "probe");
+    check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status), "probe");
     if (!ready) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       continue;
@@ -136,17 +191,22 @@ void dispatcher(const Session& session, const ChunkWork& work) {
     int bytes = 0;
     MPI_Get_count(&status, MPI_CHAR, &bytes);
     std::string message(bytes, '\0');
-    check(MPI_Recv(message.data(), bytes, MPI_CHAR, status.MPI_SOURCE, tag_result, MPI_COMM_WORLD,
-                   MPI_STATUS_IGNORE),
+    check(MPI_Recv(message.data(), bytes, MPI_CHAR, status.MPI_SOURCE, status.MPI_TAG,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE),
           "recv");
-    --busy;
-    std::uint64_t chunk = 0;
-    std::memcpy(&chunk, message.data(), sizeof chunk);
-    {
+    std::size_t at = 0;
+    const std::uint64_t want = get_u64(message, at);
+    if (status.MPI_TAG == tag_result) {
+      --busy;
       std::lock_guard lock(mutex);
-      work.collect(chunk, message.substr(sizeof chunk));
+      while (at < message.size()) {
+        const std::uint64_t chunk = get_u64(message, at), length = get_u64(message, at);
+        if (at + length > message.size()) throw std::runtime_error("MPI result message cut short");
+        work.collect(chunk, message.substr(at, length));
+        at += length;
+      }
     }
-    hand_out(status.MPI_SOURCE);
+    grant(status.MPI_SOURCE, want);
   }
   local.join();
   if (local_failure) std::rethrow_exception(local_failure);

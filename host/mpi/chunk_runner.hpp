@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/common/backend.hpp"
+#include "host/common/slices.hpp"
 
 namespace piles::mpi {
 
@@ -37,12 +38,18 @@ class Session {
 RunTarget resolve_rank_backend(const Session& session, const CommonOptions& options);
 
 // A run split into numbered chunks whose partial results travel as strings. Every rank builds
-// the same problem first; rank 0 then hands chunk ids out one at a time to whichever rank is
-// free (itself included) and collects the partials, one at a time, as they finish.
+// the same problem first; rank 0 then grants chunk ids to whichever rank asks (itself included,
+// on a second thread) and collects the partials, one at a time, as they come back. A rank asks
+// for min_grant chunks at first, enough to fill its engine (a GPU rank wants about a million
+// prefixes in flight, not one chunk), then for about slice_seconds of work at the rate it has
+// measured, so that a killed job loses little.
 struct ChunkWork {
-  std::vector<std::uint64_t> todo;                                       // read on rank 0 only
-  std::function<std::string(std::uint64_t chunk)> compute;               // run on every rank
+  std::vector<std::uint64_t> todo;  // read on rank 0 only
+  // Run on every rank: the partials of one grant's chunks, in the order given.
+  std::function<std::vector<std::string>(const std::vector<std::uint64_t>& chunks)> compute;
   std::function<void(std::uint64_t chunk, const std::string&)> collect;  // run on rank 0
+  std::uint64_t min_grant = 1;
+  double slice_seconds = default_slice_seconds;
 };
 
 void run_chunks(const Session& session, const ChunkWork& work);

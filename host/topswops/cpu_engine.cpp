@@ -11,10 +11,6 @@
 namespace piles::topswops {
 namespace {
 
-// A piece is this many prefixes at most: small enough to balance the threads at the end of a
-// round, large enough that merging its partial costs nothing.
-constexpr std::size_t piece_prefixes = 16;
-
 struct Piece {
   std::size_t chunk_slot, first, last;
 };

@@ -12,6 +12,10 @@ namespace piles::topswops {
 // only: chunk 0's share of the top is added by the caller) and the seconds spent on it.
 using ChunkDone = std::function<void(int chunk, const Partial& partial, double seconds)>;
 
+// The CPU engine hands threads pieces of this many prefixes at most: small enough to balance
+// the threads at the end of a round, large enough that merging a piece's partial costs nothing.
+inline constexpr std::size_t piece_prefixes = 16;
+
 // The CPU engine: the prefixes of `chunks`, each searched from `target`, on `threads` threads
 // taking small pieces of chunks as they free up (dynamic scheduling).
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,

@@ -40,6 +40,7 @@ Partial to_partial(const gpu::TopswopsChunkResult& r) {
   return p;
 }
 
+// One launch for every chunk of the batch.
 void run_batch(const Plan& plan, const std::vector<int>& batch, int target, const ChunkDone& done) {
   const auto start = std::chrono::steady_clock::now();
   const gpu::TopswopsWork work = make_work(plan, batch, target);
@@ -60,24 +61,21 @@ void run_batch(const Plan& plan, const std::vector<int>& batch, int target, cons
 
 void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done) {
-  std::vector<int> batch;
-  std::size_t prefixes = 0;
-  for (int chunk : chunks) {
-    batch.push_back(chunk);
-    prefixes += plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk);
-    if (prefixes >= launch_prefixes) {
-      run_batch(plan, batch, target, done);
-      batch.clear();
-      prefixes = 0;
-    }
-  }
-  if (!batch.empty()) run_batch(plan, batch, target, done);
+  if (!chunks.empty()) run_batch(plan, chunks, target, done);
+}
+
+std::uint64_t gpu_launch_floor() {
+  return 2 * gpu::topswops_threads_in_flight();
 }
 
 #else
 
 void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&) {
   throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
+}
+
+std::uint64_t gpu_launch_floor() {
+  return 1;
 }
 
 #endif

@@ -6,12 +6,13 @@
 
 namespace piles::topswops {
 
-// The GPU engine: the same chunks as run_chunks_cpu, with the same results, in launches of
-// whole chunks (at least launch_prefixes prefixes each, so the device stays busy to the end
-// of each launch). Throws in a build without CUDA.
+// The GPU engine: the same chunks as run_chunks_cpu, with the same results, in one launch (the
+// caller slices long runs). Throws in a build without CUDA.
 void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done);
 
-inline constexpr std::size_t launch_prefixes = std::size_t{1} << 23;
+// The fewest prefixes worth one launch on the current device: two for every thread it holds
+// at once, so that the launch does not end with most of the device idle.
+std::uint64_t gpu_launch_floor();
 
 }  // namespace piles::topswops

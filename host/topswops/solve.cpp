@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -54,27 +55,54 @@ void check_targets(const Plan& plan, const Records& records, const std::string& 
   }
 }
 
-void run_engine(const Plan& plan, const std::vector<int>& chunks, int target, const RunTarget& run,
-                const ChunkDone& done) {
-  if (run.backend == Backend::gpu)
-    run_chunks_gpu(plan, chunks, target, done);
-  else
-    run_chunks_cpu(plan, chunks, target, run.threads, done);
+std::uint64_t chunk_prefixes(const Plan& plan, int chunk) {
+  return plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk);
+}
+
+// The fewest prefixes worth one engine call: enough for every GPU thread, or a piece for
+// every CPU thread.
+std::uint64_t slice_floor(const RunTarget& run) {
+  select_device(run);
+  return run.backend == Backend::gpu ? gpu_launch_floor()
+                                     : static_cast<std::uint64_t>(run.threads) * piece_prefixes;
+}
+
+// The chunks in slices of whole chunks; false when `stop` ended it early.
+bool run_engine(const Plan& plan, const std::vector<int>& chunks, int target, const RunTarget& run,
+                const ChunkDone& done, SliceSizer& sizer, const std::function<bool()>& stop = {}) {
+  select_device(run);
+  return run_in_slices(
+      chunks, [&](int chunk) { return chunk_prefixes(plan, chunk); }, sizer,
+      [&](const std::vector<int>& slice) {
+        if (run.backend == Backend::gpu)
+          run_chunks_gpu(plan, slice, target, done);
+        else
+          run_chunks_cpu(plan, slice, target, run.threads, done);
+      },
+      stop);
 }
 
 // One round's chunks spread over the ranks of an MPI job: each rank searches whole chunks with
 // its own engine; partials travel as their journal records.
 void run_round_mpi(const mpi::Session& session, const Plan& plan, const std::vector<int>& chunks,
-                   int target, const RunTarget& run, const ChunkDone& done) {
+                   int target, const RunTarget& run, double slice_seconds, const ChunkDone& done) {
   mpi::ChunkWork work;
   work.todo.assign(chunks.begin(), chunks.end());
-  work.compute = [&](std::uint64_t chunk) {
-    nlohmann::json record;
-    run_engine(plan, {static_cast<int>(chunk)}, target, run,
-               [&](int, const Partial& found, double seconds) {
-                 record = chunk_to_json(found, target, seconds);
-               });
-    return record.dump();
+  work.slice_seconds = slice_seconds;
+  const std::uint64_t per_chunk = std::max<std::uint64_t>(1, chunk_prefixes(plan, 0));
+  work.min_grant = (slice_floor(run) + per_chunk - 1) / per_chunk;
+  work.compute = [&](const std::vector<std::uint64_t>& grant) {
+    std::map<int, std::string> records;
+    SliceSizer sizer(slice_seconds, slice_floor(run), slice_floor(run));
+    run_engine(
+        plan, std::vector<int>(grant.begin(), grant.end()), target, run,
+        [&](int chunk, const Partial& found, double seconds) {
+          records[chunk] = chunk_to_json(found, target, seconds).dump();
+        },
+        sizer);
+    std::vector<std::string> out;
+    for (std::uint64_t chunk : grant) out.push_back(records.at(static_cast<int>(chunk)));
+    return out;
   };
   work.collect = [&](std::uint64_t chunk, const std::string& payload) {
     const ChunkRecord record = chunk_from_json(nlohmann::json::parse(payload), plan.n,
@@ -126,6 +154,13 @@ Solution solve(const SolveOptions& options, const RunTarget& run, bool quiet) {
   const auto start = std::chrono::steady_clock::now();
   if (options.shard && options.checkpoint.empty())
     throw UsageError("--shard: needs --checkpoint FILE to write the shard's partial result to");
+  if (options.time_limit && options.checkpoint.empty())
+    throw UsageError("--time-limit: needs --checkpoint FILE to keep what the run finished");
+  if (options.time_limit && options.session)
+    throw UsageError("--time-limit: not with --mpi (stop an MPI job with its scheduler)");
+  if (!(options.slice_seconds > 0))
+    throw UsageError(
+        fmt::format("--slice: {} is not a positive number of seconds", options.slice_seconds));
   const Plan plan = make_plan(options.n, options.final, options.bound);
   const bool root = !options.session || options.session->root();
   std::unique_ptr<ChunkJournal> journal;
@@ -157,7 +192,12 @@ Solution solve(const SolveOptions& options, const RunTarget& run, bool quiet) {
 
   Progress progress(fmt::format("topswops n={}", plan.n), total_prefixes, "prefixes",
                     quiet || !root);
-  for (int r = 0; r < plan.round_count(); ++r) {
+  const std::uint64_t floor = slice_floor(run);
+  SliceSizer sizer(options.slice_seconds, floor, floor);
+  auto out_of_time = [&] {
+    return options.time_limit && seconds_since(start) >= *options.time_limit;
+  };
+  for (int r = 0; r < plan.round_count() && !s.stopped; ++r) {
     int target = round_target(plan, records, r);
     // Only rank 0 holds the records: the others learn each round's target from it.
     if (options.session)
@@ -171,11 +211,13 @@ Solution solve(const SolveOptions& options, const RunTarget& run, bool quiet) {
       progress.add(plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk));
     };
     if (options.session)
-      run_round_mpi(*options.session, plan, todo[r], target, run, record_chunk);
+      run_round_mpi(*options.session, plan, todo[r], target, run, options.slice_seconds,
+                    record_chunk);
     else
-      run_engine(plan, todo[r], target, run, record_chunk);
+      s.stopped = !run_engine(plan, todo[r], target, run, record_chunk, sizer, out_of_time);
   }
   progress.finish();
+  s.chunks_done = static_cast<int>(records.size());
   std::erase_if(records, [&](const auto& entry) { return !owned(entry.first); });
   s.result = combine(records, plan.n);
   s.seconds = seconds_since(start);
@@ -228,7 +270,7 @@ Solution merge(const std::vector<std::string>& journals) {
   check_targets(plan, records, "merge");
   Solution s = base_solution(plan, std::nullopt);
   s.merged = true;
-  s.chunks_resumed = plan.chunk_count;
+  s.chunks_resumed = s.chunks_done = plan.chunk_count;
   s.result = combine(records, plan.n);
   for (const auto& [chunk, record] : records) s.seconds += record.seconds;
   s.target.device = "merge";
@@ -259,6 +301,10 @@ nlohmann::json to_json(const Solution& s) {
       {"chunks", s.chunk_count},
       {"chunks_resumed", s.chunks_resumed}};
   if (s.shard) j["shard"] = fmt::format("{}/{}", s.shard->index, s.shard->count);
+  if (s.stopped) {
+    j["stopped"] = true;
+    j["chunks_done"] = s.chunks_done;
+  }
   return j;
 }
 
@@ -298,6 +344,10 @@ std::string to_text(const Solution& s, bool quiet) {
             : fmt::format("cpu, {} thread{}", s.target.threads, s.target.threads == 1 ? "" : "s");
     out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
                        s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0, engine);
+    if (s.stopped)
+      out += fmt::format(
+          "  stopped        at the time limit with {} of {} chunks done (a partial result)\n",
+          s.chunks_done, s.chunk_count);
     if (s.chunks_resumed > 0)
       out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n", s.chunks_resumed,
                          s.chunk_count);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/common/backend.hpp"
+#include "host/common/slices.hpp"
 #include "host/mpi/chunk_runner.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/plan.hpp"
@@ -27,7 +28,9 @@ struct SolveOptions {
   std::optional<int> bound;  // --bound L
   std::string checkpoint;    // journal file; empty: none
   std::optional<Shard> shard;
-  const mpi::Session* session = nullptr;  // --mpi: chunks spread over the job's ranks
+  const mpi::Session* session = nullptr;         // --mpi: chunks spread over the job's ranks
+  double slice_seconds = default_slice_seconds;  // --slice: engine calls of about this long
+  std::optional<double> time_limit;  // --time-limit: stop at the first slice boundary after it
 };
 
 struct Solution {
@@ -38,17 +41,20 @@ struct Solution {
   Partial result;
   int chunk_count = 0;
   int chunks_resumed = 0;  // read from the journal instead of computed
+  int chunks_done = 0;     // in the journal when the run ended (all, unless stopped)
   std::optional<Shard> shard;
   bool merged = false;               // made by merge from journals
+  bool stopped = false;              // the time limit ended the run: resume from the journal
   std::uint64_t nodes_computed = 0;  // by this process (the rate is taken over these)
   double seconds = 0;
   RunTarget target;
 
-  bool complete() const { return !shard; }
+  bool complete() const { return !shard && !stopped; }
 };
 
-// Runs the search (or the shard), resuming from and writing to the checkpoint journal. Under
-// MPI every rank calls it; rank 0 keeps the journal and returns the answer.
+// Runs the search (or the shard), resuming from and writing to the checkpoint journal, in
+// slices of about options.slice_seconds on either engine. Under MPI every rank calls it; rank 0
+// keeps the journal and returns the answer.
 Solution solve(const SolveOptions& options, const RunTarget& target, bool quiet);
 
 // Combines shard journals into the whole answer; refuses journals of different problems,

@@ -27,15 +27,24 @@ inline std::string slurp(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Runs the real `piles` binary with `args` (shell words), feeding `input` on stdin; returns
-// its exit status and what it printed on each stream.
-inline CliResult run_piles(const std::string& args, const std::string& input = "") {
+// The binary under test: $PILES_BINARY where set (a GPU bundle's tests run from wherever the
+// bundle was copied to), else the one this build made.
+inline std::string piles_binary() {
+  const char* path = std::getenv("PILES_BINARY");
+  return path && *path ? path : PILES_BINARY;
+}
+
+// Runs the real `piles` binary with `args` (shell words), feeding `input` on stdin, with the
+// `env` assignments (shell words, e.g. "PILES_REQUIRE_GPU=1") in its environment; returns its
+// exit status and what it printed on each stream.
+inline CliResult run_piles(const std::string& args, const std::string& input = "",
+                           const std::string& env = "") {
   char dir_template[] = "/tmp/piles_cli_XXXXXX";
   const std::string dir = mkdtemp(dir_template);
   const std::string in = dir + "/in", out = dir + "/out", err = dir + "/err";
   std::ofstream(in, std::ios::binary) << input;
   const std::string command =
-      std::string(PILES_BINARY) + " " + args + " <" + in + " >" + out + " 2>" + err;
+      env + " " + piles_binary() + " " + args + " <" + in + " >" + out + " 2>" + err;
   const int raw = std::system(command.c_str());
   CliResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);

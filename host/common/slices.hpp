@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace piles {
+
+// Long runs go to an engine in slices of about `seconds` each (DESIGN.md section 11): no
+// engine call, and so no kernel launch, holds unbounded work, the progress bar and the journal
+// move after every slice, and a kill loses at most one slice. A slice is measured in the
+// caller's units of work (prefixes, chain steps); the first holds `first` units, each later one
+// follows the rate measured so far (at most four times the slice before it, so a cheap start
+// does not make a huge second slice), and none is smaller than `floor`, the least that keeps
+// the engine busy.
+class SliceSizer {
+ public:
+  SliceSizer(double seconds, std::uint64_t first, std::uint64_t floor = 1);
+
+  std::uint64_t next() const { return next_; }
+  void record(std::uint64_t units, double seconds);
+
+ private:
+  double target_seconds_;
+  std::uint64_t floor_, next_;
+  std::uint64_t units_done_ = 0;
+  double seconds_spent_ = 0;
+};
+
+// Runs `items` in order, in consecutive batches whose total weight is about sizer.next() (at
+// least one item each), timing each batch into the sizer. Before each batch `stop` is asked
+// whether to end early; returns false if it did.
+bool run_in_slices(const std::vector<int>& items, const std::function<std::uint64_t(int)>& weight,
+                   SliceSizer& sizer, const std::function<void(const std::vector<int>&)>& run,
+                   const std::function<bool()>& stop = {});
+
+// The default slice: long enough that starting a slice costs nothing, short enough that the
+// screen and the journal move and a kill loses little.
+inline constexpr double default_slice_seconds = 30;
+
+}  // namespace piles

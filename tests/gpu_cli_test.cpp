@@ -1,0 +1,58 @@
+// The whole program on the GPU against the whole program on the CPU, through the command line a
+// user types: identical answers, node and partition counts included. Skips where no CUDA device
+// answers (fails under PILES_REQUIRE_GPU=1).
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/gpu.hpp"
+#include "tests/support/run_piles.hpp"
+
+namespace {
+
+using piles::testing::run_piles;
+
+// Every JSON line of a run, without what depends on the machine rather than the answer.
+std::vector<nlohmann::json> answers(const std::string& args, const std::string& backend) {
+  const auto r = run_piles("--backend " + backend + " " + args + " --json");
+  EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+  std::vector<nlohmann::json> out;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    EXPECT_EQ(j.at("backend"), backend) << args;
+    for (const char* key : {"backend", "device", "threads", "seconds", "nodes_per_second"})
+      j.erase(key);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+void expect_same_answers(const std::string& args) {
+  const auto cpu = answers(args, "cpu");
+  EXPECT_FALSE(cpu.empty()) << args;
+  EXPECT_EQ(answers(args, "gpu"), cpu) << args;
+}
+
+class GpuCli : public ::testing::Test {
+ protected:
+  void SetUp() override { PILES_NEED_GPU(); }
+};
+
+TEST_F(GpuCli, TopswopsSolveMatchesTheCpu) {
+  expect_same_answers("topswops solve 12");
+  expect_same_answers("topswops solve 12 --final sorted");
+}
+
+TEST_F(GpuCli, BulgarianAnalyzeMatchesTheCpu) {
+  expect_same_answers("bulgarian analyze 30..50 --engine backward");
+  expect_same_answers("bulgarian analyze 30..50 --engine forward");
+}
+
+TEST_F(GpuCli, StochasticGameMatchesTheCpu) {
+  expect_same_answers("bulgarian random 30 --p 0.4 --runs 5000 --steps 200 --seed 7");
+}
+
+}  // namespace
