@@ -166,7 +166,9 @@ void dispatcher(const Session& session, const ChunkWork& work) {
       local_failure = std::current_exception();
     }
   });
-  int busy = 0, stopped = 0;
+  // A rank told to stop may already be asking for the next run's chunks: its messages wait.
+  std::vector<bool> stopped(session.size(), false);
+  int busy = 0, stops = 0;
   auto grant = [&](int to, std::uint64_t want) {
     const std::vector<std::uint64_t> chunks = take(std::max<std::uint64_t>(want, 1));
     if (!chunks.empty()) {
@@ -177,13 +179,15 @@ void dispatcher(const Session& session, const ChunkWork& work) {
     } else {
       const std::uint64_t none = 0;
       check(MPI_Send(&none, 1, MPI_UINT64_T, to, tag_stop, MPI_COMM_WORLD), "send");
-      ++stopped;
+      stopped[to] = true;
+      ++stops;
     }
   };
-  while (busy > 0 || stopped < session.size() - 1) {
+  while (busy > 0 || stops < session.size() - 1) {
     MPI_Status status;
     int ready = 0;
-    check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status), "probe");
+    for (int r = 1; r < session.size() && !ready; ++r)
+      if (!stopped[r]) check(MPI_Iprobe(r, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status), "probe");
     if (!ready) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       continue;
