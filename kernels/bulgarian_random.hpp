@@ -12,7 +12,8 @@ struct RandomSums {
   std::uint64_t piles = 0;           // sum over chains of the number of piles at the end
 };
 
-// The stochastic game on the GPU, one chain per thread: chain c starts from `start` and makes
+// The stochastic game on the GPU, one chain per thread, in launches of a bounded number of
+// moves: chain c starts from `start` and makes
 // `steps` moves with bulgarian::stochastic_move. Sums are exact integers, so the result does
 // not depend on the order chains finish in.
 RandomSums bulgarian_random(const std::vector<partition::part_t>& start, std::uint64_t runs,
