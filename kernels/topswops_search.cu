@@ -227,8 +227,9 @@ std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work) {
   return topswops::words_for(work.n) == 2 ? search<2>(work) : search<3>(work);
 }
 
-std::uint64_t topswops_threads_in_flight() {
-  return resident_blocks<2>() * block_threads;
+std::uint64_t topswops_threads_in_flight(int n) {
+  return (topswops::words_for(n) == 2 ? resident_blocks<2>() : resident_blocks<3>()) *
+         block_threads;
 }
 
 }  // namespace piles::gpu

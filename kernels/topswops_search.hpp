@@ -30,8 +30,8 @@ struct TopswopsChunkResult {
 // result as the CPU engine.
 std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work);
 
-// Threads of the search resident on the current device at once (for n <= 16; larger decks
-// take more registers).
-std::uint64_t topswops_threads_in_flight();
+// Threads of the search for n cards resident on the current device at once (decks of more
+// than 16 cards take a third word, and more registers).
+std::uint64_t topswops_threads_in_flight(int n);
 
 }  // namespace piles::gpu

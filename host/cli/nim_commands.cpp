@@ -7,6 +7,7 @@
 #include <string>
 
 #include "host/cli/commands.hpp"
+#include "host/common/clock.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
@@ -34,10 +35,6 @@ int cpu_threads(const CommonOptions& common) {
   if (common.backend == "gpu")
     throw UsageError("--backend gpu: nim has no GPU engine (it is solved on the CPU)");
   return resolve_threads(common.threads);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 const char* rule_of(std::int64_t k) {

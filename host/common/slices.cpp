@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "host/common/clock.hpp"
+
 namespace piles {
 
 SliceSizer::SliceSizer(double seconds, std::uint64_t first, std::uint64_t floor)
@@ -34,8 +36,7 @@ bool run_in_slices(const std::vector<int>& items, const std::function<std::uint6
     }
     const auto start = std::chrono::steady_clock::now();
     run(batch);
-    sizer.record(units,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    sizer.record(units, seconds_since(start));
   }
   return true;
 }

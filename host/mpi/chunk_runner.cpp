@@ -1,5 +1,6 @@
 #include "host/mpi/chunk_runner.hpp"
 
+#include "host/common/clock.hpp"
 #include "host/common/error.hpp"
 
 #include <omp.h>
@@ -64,10 +65,6 @@ void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI failure in ") + what);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 void put_u64(std::string& out, std::uint64_t x) {
   out.append(reinterpret_cast<const char*>(&x), sizeof x);
 }
@@ -94,11 +91,15 @@ std::string pack(std::uint64_t want, const std::vector<std::uint64_t>& chunks,
   return message;
 }
 
-std::vector<std::string> compute_checked(const ChunkWork& work,
-                                         const std::vector<std::uint64_t>& chunks) {
+// The partials of one grant, its time recorded in the rank's sizer for the next request.
+std::vector<std::string> compute_grant(const ChunkWork& work,
+                                       const std::vector<std::uint64_t>& chunks,
+                                       SliceSizer& sizer) {
+  const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> partials = work.compute(chunks);
   if (partials.size() != chunks.size())
     throw std::logic_error("a grant's computation returned the wrong number of partials");
+  sizer.record(chunks.size(), seconds_since(start));
   return partials;
 }
 
@@ -122,10 +123,7 @@ void worker(const ChunkWork& work) {
     chunks.resize(count);
     std::string message;
     try {
-      const auto start = std::chrono::steady_clock::now();
-      const std::vector<std::string> partials = compute_checked(work, chunks);
-      sizer.record(chunks.size(), seconds_since(start));
-      message = pack(sizer.next(), chunks, partials);
+      message = pack(sizer.next(), chunks, compute_grant(work, chunks, sizer));
     } catch (const std::exception& e) {
       // Rank 0 would wait forever for these chunks: stop the whole job.
       std::fprintf(stderr, "piles: error: chunks from %llu: %s\n",
@@ -156,9 +154,7 @@ void dispatcher(const Session& session, const ChunkWork& work) {
     try {
       SliceSizer sizer(work.slice_seconds, work.min_grant, work.min_grant);
       for (auto chunks = take(sizer.next()); !chunks.empty(); chunks = take(sizer.next())) {
-        const auto start = std::chrono::steady_clock::now();
-        const std::vector<std::string> partials = compute_checked(work, chunks);
-        sizer.record(chunks.size(), seconds_since(start));
+        const std::vector<std::string> partials = compute_grant(work, chunks, sizer);
         std::lock_guard lock(mutex);
         for (std::size_t i = 0; i < chunks.size(); ++i) work.collect(chunks[i], partials[i]);
       }

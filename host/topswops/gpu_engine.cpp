@@ -64,8 +64,8 @@ void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
   if (!chunks.empty()) run_batch(plan, chunks, target, done);
 }
 
-std::uint64_t gpu_launch_floor() {
-  return 2 * gpu::topswops_threads_in_flight();
+std::uint64_t gpu_launch_floor(int n) {
+  return 2 * gpu::topswops_threads_in_flight(n);
 }
 
 #else
@@ -74,7 +74,7 @@ void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&)
   throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
 }
 
-std::uint64_t gpu_launch_floor() {
+std::uint64_t gpu_launch_floor(int) {
   return 1;
 }
 

@@ -11,8 +11,8 @@ namespace piles::topswops {
 void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done);
 
-// The fewest prefixes worth one launch on the current device: two for every thread it holds
-// at once, so that the launch does not end with most of the device idle.
-std::uint64_t gpu_launch_floor();
+// The fewest prefixes worth one launch for n cards on the current device: two for every thread
+// it holds at once, so that the launch does not end with most of the device idle.
+std::uint64_t gpu_launch_floor(int n);
 
 }  // namespace piles::topswops

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "host/common/checkpoint.hpp"
+#include "host/common/clock.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
@@ -20,10 +21,6 @@ namespace piles::topswops {
 namespace {
 
 using Records = std::map<int, ChunkRecord>;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 Records read_records(const std::map<std::uint64_t, nlohmann::json>& chunks, const Plan& plan,
                      const std::string& file) {
@@ -59,15 +56,15 @@ std::uint64_t chunk_prefixes(const Plan& plan, int chunk) {
   return plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk);
 }
 
-// The fewest prefixes worth one engine call: enough for every GPU thread, or a piece for
-// every CPU thread.
-std::uint64_t slice_floor(const RunTarget& run) {
-  select_device(run);
-  return run.backend == Backend::gpu ? gpu_launch_floor()
+// The fewest prefixes worth one engine call on the calling thread's device: enough for every
+// GPU thread, or a piece for every CPU thread.
+std::uint64_t slice_floor(const Plan& plan, const RunTarget& run) {
+  return run.backend == Backend::gpu ? gpu_launch_floor(plan.n)
                                      : static_cast<std::uint64_t>(run.threads) * piece_prefixes;
 }
 
-// The chunks in slices of whole chunks; false when `stop` ended it early.
+// The chunks in slices of whole chunks; false when `stop` ended it early. Selects the device
+// first: rank 0 of an MPI job calls this from its second thread too.
 bool run_engine(const Plan& plan, const std::vector<int>& chunks, int target, const RunTarget& run,
                 const ChunkDone& done, SliceSizer& sizer, const std::function<bool()>& stop = {}) {
   select_device(run);
@@ -85,15 +82,16 @@ bool run_engine(const Plan& plan, const std::vector<int>& chunks, int target, co
 // One round's chunks spread over the ranks of an MPI job: each rank searches whole chunks with
 // its own engine; partials travel as their journal records.
 void run_round_mpi(const mpi::Session& session, const Plan& plan, const std::vector<int>& chunks,
-                   int target, const RunTarget& run, double slice_seconds, const ChunkDone& done) {
+                   int target, const RunTarget& run, double slice_seconds, SliceSizer& sizer,
+                   const ChunkDone& done) {
   mpi::ChunkWork work;
   work.todo.assign(chunks.begin(), chunks.end());
   work.slice_seconds = slice_seconds;
   const std::uint64_t per_chunk = std::max<std::uint64_t>(1, chunk_prefixes(plan, 0));
-  work.min_grant = (slice_floor(run) + per_chunk - 1) / per_chunk;
+  work.min_grant = (slice_floor(plan, run) + per_chunk - 1) / per_chunk;
+  // One thread of each rank computes (rank 0's second thread), so one sizer serves it.
   work.compute = [&](const std::vector<std::uint64_t>& grant) {
     std::map<int, std::string> records;
-    SliceSizer sizer(slice_seconds, slice_floor(run), slice_floor(run));
     run_engine(
         plan, std::vector<int>(grant.begin(), grant.end()), target, run,
         [&](int chunk, const Partial& found, double seconds) {
@@ -192,7 +190,8 @@ Solution solve(const SolveOptions& options, const RunTarget& run, bool quiet) {
 
   Progress progress(fmt::format("topswops n={}", plan.n), total_prefixes, "prefixes",
                     quiet || !root);
-  const std::uint64_t floor = slice_floor(run);
+  select_device(run);
+  const std::uint64_t floor = slice_floor(plan, run);
   SliceSizer sizer(options.slice_seconds, floor, floor);
   auto out_of_time = [&] {
     return options.time_limit && seconds_since(start) >= *options.time_limit;
@@ -211,7 +210,7 @@ Solution solve(const SolveOptions& options, const RunTarget& run, bool quiet) {
       progress.add(plan.chunk_begin(chunk + 1) - plan.chunk_begin(chunk));
     };
     if (options.session)
-      run_round_mpi(*options.session, plan, todo[r], target, run, options.slice_seconds,
+      run_round_mpi(*options.session, plan, todo[r], target, run, options.slice_seconds, sizer,
                     record_chunk);
     else
       s.stopped = !run_engine(plan, todo[r], target, run, record_chunk, sizer, out_of_time);
