@@ -1,8 +1,9 @@
 #pragma once
 
-// Bulgarian solitaire steps shared by the CPU engines and the kernels: the predecessor-forest
-// walker of the backward engine, Brandt's cycle partitions, the per-partition steps of the
-// forward engine, the Griggs-Ho formula and the stochastic move with its counter-based RNG.
+// Bulgarian solitaire rules and steps shared by the CPU engines and the kernels: the move, the
+// predecessor-forest walker of the backward engine, Brandt's cycle partitions, the
+// per-partition steps of the forward engine, the Griggs-Ho formula and the stochastic move with
+// its counter-based RNG.
 
 #include <cstdint>
 
@@ -12,6 +13,28 @@
 namespace piles::bulgarian {
 
 using partition::part_t;
+
+// ---------------------------------------------------------------------------------------------
+// The move B.
+
+// The Bulgarian solitaire move: one card from each of the len piles forms a new pile of len;
+// emptied piles vanish. `out` needs room for len + 1 parts. Returns the new number of parts.
+PILES_HD inline int move(const part_t* parts, int len, part_t* out) {
+  const part_t fresh = static_cast<part_t>(len);
+  int o = 0;
+  bool placed = false;
+  for (int i = 0; i < len; ++i) {
+    const part_t v = static_cast<part_t>(parts[i] - 1);
+    if (v == 0) break;  // non-increasing: every later pile is empty too
+    if (!placed && fresh >= v) {
+      out[o++] = fresh;
+      placed = true;
+    }
+    out[o++] = v;
+  }
+  if (!placed) out[o++] = fresh;
+  return o;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Triangular numbers, Brandt's cycle partitions, the Griggs-Ho formula.
@@ -220,7 +243,7 @@ PILES_HD inline std::uint32_t successor_rank(partition::CountView table, std::ui
   part_t parts[forward_max_n + 1];
   part_t next[forward_max_n + 2];
   const int len = partition::unrank(table, r, parts);
-  const int next_len = partition::bulgarian_move(parts, len, next);
+  const int next_len = bulgarian::move(parts, len, next);
   return static_cast<std::uint32_t>(partition::rank(table, next, next_len));
 }
 

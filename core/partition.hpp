@@ -67,23 +67,4 @@ PILES_HD inline int unrank(CountView table, std::uint64_t r, part_t* parts) {
   return len;
 }
 
-// The Bulgarian solitaire move: one card from each of the len piles forms a new pile of len;
-// emptied piles vanish. `out` needs room for len + 1 parts. Returns the new number of parts.
-PILES_HD inline int bulgarian_move(const part_t* parts, int len, part_t* out) {
-  const part_t fresh = static_cast<part_t>(len);
-  int o = 0;
-  bool placed = false;
-  for (int i = 0; i < len; ++i) {
-    const part_t v = static_cast<part_t>(parts[i] - 1);
-    if (v == 0) break;  // non-increasing: every later pile is empty too
-    if (!placed && fresh >= v) {
-      out[o++] = fresh;
-      placed = true;
-    }
-    out[o++] = v;
-  }
-  if (!placed) out[o++] = fresh;
-  return o;
-}
-
 }  // namespace piles::partition

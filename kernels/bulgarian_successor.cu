@@ -1,3 +1,4 @@
+#include "core/bulgarian.hpp"
 #include "core/partition.hpp"
 #include "kernels/bulgarian_successor.hpp"
 #include "kernels/device_buffer.cuh"
@@ -15,7 +16,7 @@ __global__ void successor_kernel(partition::CountView table, std::uint64_t first
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
        i < count; i += stride) {
     const int len = partition::unrank(table, first + i, parts);
-    const int next_len = partition::bulgarian_move(parts, len, next);
+    const int next_len = bulgarian::move(parts, len, next);
     out[i] = partition::rank(table, next, next_len);
   }
 }

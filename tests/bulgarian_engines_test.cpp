@@ -179,7 +179,7 @@ TEST(BulgarianEngines, DescendThenAscendRestoresTheNode) {
     // One forward move from the predecessor gives the node back.
     std::vector<part_t> pred(32), back(33);
     const int len = child.to_parts(pred.data());
-    back.resize(partition::bulgarian_move(pred.data(), len, back.data()));
+    back.resize(bulgarian::move(pred.data(), len, back.data()));
     EXPECT_EQ(back, parts);
     EXPECT_EQ(child.ascend(), g);
     std::vector<part_t> again(32);

@@ -1,10 +1,27 @@
 #include <gtest/gtest.h>
 
+#include "core/bulgarian.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "tests/support/run_piles.hpp"
 
+using piles::partition::part_t;
 using piles::testing::run_piles;
 using Parts = std::vector<std::vector<int>>;
+
+TEST(BulgarianMove, MatchesSeedTable) {
+  // Consecutive rows of seed 001, Table 1.
+  const std::vector<std::pair<std::vector<part_t>, std::vector<part_t>>> steps = {
+      {{4, 1, 1}, {3, 3}},       {{3, 3}, {2, 2, 2}},
+      {{2, 2, 2}, {3, 1, 1, 1}}, {{3, 1, 1, 1}, {4, 2}},
+      {{4, 2}, {3, 2, 1}},       {{3, 2, 1}, {3, 2, 1}},
+      {{8, 4, 3}, {7, 3, 3, 2}}, {{5, 2, 2}, {4, 3, 1, 1}},
+      {{7, 5, 2}, {6, 4, 3, 1}}, {{5, 4, 3, 2}, {4, 4, 3, 2, 1}}};
+  for (const auto& [from, to] : steps) {
+    std::vector<part_t> out(from.size() + 1);
+    out.resize(piles::bulgarian::move(from.data(), from.size(), out.data()));
+    EXPECT_EQ(out, to);
+  }
+}
 
 // Seed 001, Table 1: the four worked starts, column by column.
 TEST(BulgarianTrace, SeedTableTriangular6) {

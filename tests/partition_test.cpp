@@ -101,18 +101,3 @@ TEST(Partition, TableRefusesSizesPast64Bits) {
   EXPECT_THROW(PartitionTable(piles::partition::max_n + 1), piles::UsageError);
   EXPECT_THROW(PartitionTable(-1), piles::UsageError);
 }
-
-TEST(Partition, BulgarianMoveMatchesSeedTable) {
-  // Consecutive rows of seed 001, Table 1.
-  const std::vector<std::pair<std::vector<part_t>, std::vector<part_t>>> steps = {
-      {{4, 1, 1}, {3, 3}},       {{3, 3}, {2, 2, 2}},
-      {{2, 2, 2}, {3, 1, 1, 1}}, {{3, 1, 1, 1}, {4, 2}},
-      {{4, 2}, {3, 2, 1}},       {{3, 2, 1}, {3, 2, 1}},
-      {{8, 4, 3}, {7, 3, 3, 2}}, {{5, 2, 2}, {4, 3, 1, 1}},
-      {{7, 5, 2}, {6, 4, 3, 1}}, {{5, 4, 3, 2}, {4, 4, 3, 2, 1}}};
-  for (const auto& [from, to] : steps) {
-    std::vector<part_t> out(from.size() + 1);
-    out.resize(piles::partition::bulgarian_move(from.data(), from.size(), out.data()));
-    EXPECT_EQ(out, to);
-  }
-}

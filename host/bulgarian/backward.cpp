@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/bulgarian.hpp"
 #include "core/partition.hpp"
 #include "host/common/output.hpp"
 #include "host/common/partition_table.hpp"
@@ -26,7 +27,7 @@ void check_on_cycle(const part_t* start, int len, int k) {
   std::vector<part_t> cur(start, start + len), next;
   for (int moves = 1; moves <= k + 1; ++moves) {
     next.resize(cur.size() + 1);
-    next.resize(partition::bulgarian_move(cur.data(), static_cast<int>(cur.size()), next.data()));
+    next.resize(bulgarian::move(cur.data(), static_cast<int>(cur.size()), next.data()));
     std::swap(cur, next);
     if (std::equal(cur.begin(), cur.end(), start, start + len)) return;
   }

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include "core/bulgarian.hpp"
+
 namespace piles::bulgarian {
 
 std::vector<std::uint64_t> successors_cpu(const PartitionTable& table, std::uint64_t first,
@@ -15,7 +17,7 @@ std::vector<std::uint64_t> successors_cpu(const PartitionTable& table, std::uint
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) {
       const int len = partition::unrank(view, first + i, parts.data());
-      const int next_len = partition::bulgarian_move(parts.data(), len, next.data());
+      const int next_len = bulgarian::move(parts.data(), len, next.data());
       out[i] = partition::rank(view, next.data(), next_len);
     }
   }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "core/bulgarian.hpp"
 #include "core/partition.hpp"
 #include "host/common/error.hpp"
 #include "host/common/parse.hpp"
@@ -42,7 +43,7 @@ Trace trace(const std::vector<int>& start) {
     seen.emplace(as_int, static_cast<int>(t.partitions.size()));
     t.partitions.push_back(std::move(as_int));
     next.resize(cur.size() + 1);
-    next.resize(partition::bulgarian_move(cur.data(), static_cast<int>(cur.size()), next.data()));
+    next.resize(bulgarian::move(cur.data(), static_cast<int>(cur.size()), next.data()));
     std::swap(cur, next);
   }
 }
