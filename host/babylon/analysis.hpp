@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/babylon_state.hpp"
+#include "core/babylon.hpp"
 #include "host/babylon/solver.hpp"
 
 namespace piles::babylon {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/babylon_state.hpp"
+#include "core/babylon.hpp"
 
 namespace piles::babylon {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 
-#include "core/babylon_state.hpp"
+#include "core/babylon.hpp"
 
 namespace piles::babylon {
 

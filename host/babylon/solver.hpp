@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/babylon_state.hpp"
+#include "core/babylon.hpp"
 #include "host/babylon/memo.hpp"
 
 namespace piles::babylon {

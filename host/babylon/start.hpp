@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/babylon_state.hpp"
+#include "core/babylon.hpp"
 
 namespace piles::babylon {
 

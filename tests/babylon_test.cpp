@@ -5,7 +5,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/babylon_state.hpp"
+#include "core/babylon.hpp"
 
 namespace {
 
