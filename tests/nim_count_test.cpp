@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/nim.hpp"
 #include "host/common/error.hpp"
 #include "host/nim/count.hpp"
 #include "host/nim/grundy.hpp"
-#include "host/nim/splits.hpp"
 
 using piles::nim::partition_numbers;
 using piles::nim::winning_counts;
@@ -44,10 +44,10 @@ TEST(NimCount, MatchesEnumerationOfEveryPartition) {
     const std::vector<mpz_class> counts = winning_counts(n_max, k);
     for (int n = 1; n <= n_max; ++n) {
       std::uint64_t winning = 0;
-      std::vector<int> parts;
-      piles::nim::each_split(n, n, n, parts, [&](const std::vector<int>& partition) {
+      std::vector<int> parts(n);
+      piles::nim::each_split(n, n, n, parts.data(), 0, [&](const int* partition, int len) {
         std::uint32_t x = 0;
-        for (int part : partition) x ^= g[part - 1];
+        for (int j = 0; j < len; ++j) x ^= g[partition[j] - 1];
         winning += x != 0;
       });
       EXPECT_EQ(counts[n], winning) << "n " << n << " k " << k;

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <functional>
 
+#include "core/nim.hpp"
 #include "host/common/error.hpp"
 #include "host/nim/grundy.hpp"
-#include "host/nim/splits.hpp"
 
 namespace piles::nim {
 namespace {
@@ -21,16 +21,15 @@ std::uint32_t solve_position(const DirectSolution& solved, const std::vector<par
                              std::int64_t k) {
   const partition::CountView view = solved.table.view();
   std::vector<bool> seen;
-  std::vector<int> split;
+  std::vector<int> split(solved.table.n());  // a split of n stones has at most n parts
   std::vector<part_t> rest, next;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (parts[i] < 2 || (i > 0 && parts[i] == parts[i - 1])) continue;  // each pile size once
     rest = parts;
     rest.erase(rest.begin() + i);
-    each_split(parts[i], parts[i] - 1, k, split, [&](const std::vector<int>& pieces) {
-      next.resize(rest.size() + pieces.size());
-      std::merge(rest.begin(), rest.end(), pieces.begin(), pieces.end(), next.begin(),
-                 std::greater<>());
+    each_split(parts[i], parts[i] - 1, k, split.data(), 0, [&](const int* pieces, int len) {
+      next.resize(rest.size() + len);
+      std::merge(rest.begin(), rest.end(), pieces, pieces + len, next.begin(), std::greater<>());
       const std::uint32_t value =
           solved.values[partition::rank(view, next.data(), static_cast<int>(next.size()))];
       if (value >= seen.size()) seen.resize(value + 1);

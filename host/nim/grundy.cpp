@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "core/nim.hpp"
 #include "host/common/error.hpp"
-#include "host/nim/splits.hpp"
 
 namespace piles::nim {
 namespace {
@@ -42,12 +42,12 @@ std::vector<std::uint32_t> grundy_values(std::int64_t k, int upto, int threads,
 
 std::vector<std::uint32_t> grundy_by_definition(std::int64_t k, int upto) {
   std::vector<std::uint32_t> g(upto + 1, 0);  // g[i] = G_k(i); g[0] is unused
-  std::vector<int> parts;
+  std::vector<int> parts(upto);
   for (int i = 2; i <= upto; ++i) {
     std::vector<bool> seen(1);
-    each_split(i, i - 1, k, parts, [&](const std::vector<int>& split) {
+    each_split(i, i - 1, k, parts.data(), 0, [&](const int* split, int len) {
       std::uint32_t x = 0;
-      for (int part : split) x ^= g[part];
+      for (int j = 0; j < len; ++j) x ^= g[split[j]];
       if (x >= seen.size()) seen.resize(2 * x + 2);
       seen[x] = true;
     });
