@@ -3,6 +3,7 @@
 #include "core/bulgarian.hpp"
 #include "kernels/bulgarian_backward.hpp"
 #include "kernels/device_buffer.cuh"
+#include "kernels/launch.cuh"
 
 namespace piles::gpu {
 namespace {
@@ -13,13 +14,6 @@ constexpr int block_size = 128;
 // Descents per walk and round: long enough to hide the launch, short enough that the slowest
 // walk of a round does not keep the rest of the device waiting for long.
 constexpr std::uint64_t round_budget = std::uint64_t{1} << 20;
-
-struct Device {
-  int multiprocessors = 0;
-  int blocks_per_sm = 0;
-};
-
-Device device_shape(std::size_t shared_bytes);
 
 // A shared-memory bin hands this much to the global histogram as it reaches it, so 32 bits
 // never wrap (a 64-bit shared atomicAdd is a compare-and-swap loop on sm_90).
@@ -64,23 +58,10 @@ __global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count,
     if (block_hist[d]) atomicAdd(&histogram[d], static_cast<unsigned long long>(block_hist[d]));
 }
 
-Device device_shape(std::size_t shared_bytes) {
-  Device d;
-  int index = 0;
-  PILES_CUDA_CHECK(cudaGetDevice(&index));
-  PILES_CUDA_CHECK(
-      cudaDeviceGetAttribute(&d.multiprocessors, cudaDevAttrMultiProcessorCount, index));
-  PILES_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &d.blocks_per_sm, walk_round_kernel, block_size, shared_bytes));
-  if (d.blocks_per_sm < 1) d.blocks_per_sm = 1;
-  return d;
-}
-
 }  // namespace
 
 std::size_t walks_per_round() {
-  const Device d = device_shape(0);
-  return static_cast<std::size_t>(d.multiprocessors) * d.blocks_per_sm * block_size * 4;
+  return resident_blocks(walk_round_kernel, block_size) * block_size * 4;
 }
 
 ForestRound bulgarian_walk_round(std::vector<ForestWalker>& walks, int depth_limit) {
@@ -99,10 +80,7 @@ ForestRound bulgarian_walk_round(std::vector<ForestWalker>& walks, int depth_lim
   d_too_deep.fill_zero();
 
   const std::size_t shared = sizeof(unsigned) * depth_limit;
-  const Device d = device_shape(shared);
-  const std::size_t blocks_needed = (walks.size() + block_size - 1) / block_size;
-  const int grid = static_cast<int>(std::min<std::size_t>(
-      blocks_needed, static_cast<std::size_t>(d.multiprocessors) * d.blocks_per_sm));
+  const int grid = persistent_blocks(walk_round_kernel, walks.size(), block_size, shared);
   walk_round_kernel<<<grid, block_size, shared>>>(
       d_walks.data(), walks.size(), d_done.data(), d_counters.data(), d_hist.data(),
       d_counters.data() + 1, depth_limit, d_too_deep.data());

@@ -15,6 +15,7 @@
 #include "core/bulgarian.hpp"
 #include "kernels/bulgarian_forward.hpp"
 #include "kernels/device_buffer.cuh"
+#include "kernels/launch.cuh"
 
 namespace piles::gpu {
 namespace {
@@ -136,8 +137,7 @@ ForwardResult bulgarian_forward(partition::CountView host_table) {
   out.histogram.push_back(on_cycle);
 
   DeviceBuffer<unsigned long long> joined(1);
-  const int grid =
-      static_cast<int>(std::min<std::uint64_t>((count + block_size - 1) / block_size, 65535));
+  const int grid = grid_stride_blocks(count, block_size);
   for (int level = 1; level < bulgarian::unknown_depth; ++level) {
     joined.fill_zero();
     level_kernel<<<grid, block_size>>>(succ.data(), depth.data(), count, level, joined.data());

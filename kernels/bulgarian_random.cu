@@ -3,6 +3,7 @@
 #include "core/bulgarian.hpp"
 #include "kernels/bulgarian_random.hpp"
 #include "kernels/device_buffer.cuh"
+#include "kernels/launch.cuh"
 
 namespace piles::gpu {
 namespace {
@@ -50,8 +51,7 @@ RandomSums bulgarian_random(const std::vector<part_t>& start, std::uint64_t runs
       std::max<std::uint64_t>(1, launch_moves / std::max<std::uint64_t>(steps, 1));
   for (std::uint64_t first = 0; first < runs; first += per_launch) {
     const std::uint64_t last = first + std::min(per_launch, runs - first);
-    const std::uint64_t blocks_needed = (last - first + block_size - 1) / block_size;
-    const int grid = static_cast<int>(blocks_needed < 65535 ? blocks_needed : 65535);
+    const int grid = grid_stride_blocks(last - first, block_size);
     random_kernel<<<grid, block_size>>>(d_start.data(), static_cast<int>(start.size()), n, first,
                                         last, steps, threshold, seed, d_shape.data(),
                                         d_piles.data());

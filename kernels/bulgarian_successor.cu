@@ -2,6 +2,7 @@
 #include "core/partition.hpp"
 #include "kernels/bulgarian_successor.hpp"
 #include "kernels/device_buffer.cuh"
+#include "kernels/launch.cuh"
 
 namespace piles::gpu {
 namespace {
@@ -30,8 +31,7 @@ std::vector<std::uint64_t> bulgarian_successors(partition::CountView table, std:
   DeviceBuffer<std::uint64_t> d_out(count);
   if (count > 0) {
     constexpr int block = 256;
-    const std::uint64_t blocks_needed = (count + block - 1) / block;
-    const int grid = static_cast<int>(blocks_needed < 65535 ? blocks_needed : 65535);
+    const int grid = grid_stride_blocks(count, block);
     successor_kernel<<<grid, block>>>({d_table.data(), table.n}, first, count, d_out.data());
     PILES_CUDA_CHECK_LAUNCH();
     PILES_CUDA_CHECK(cudaDeviceSynchronize());

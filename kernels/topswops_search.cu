@@ -7,6 +7,7 @@
 #include "core/topswops.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_buffer.cuh"
+#include "kernels/launch.cuh"
 #include "kernels/topswops_search.hpp"
 
 namespace piles::gpu {
@@ -110,17 +111,6 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-// Blocks of the search that the current device holds at once: the persistent grid.
-template <int W>
-std::uint64_t resident_blocks() {
-  int device = 0, sms = 0, blocks_per_sm = 0;
-  PILES_CUDA_CHECK(cudaGetDevice(&device));
-  PILES_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  PILES_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, search_kernel<W>,
-                                                                 block_threads, 0));
-  return static_cast<std::uint64_t>(sms) * std::max(blocks_per_sm, 1);
-}
-
 template <int W>
 std::vector<int> cards(const Deck<W>& d, int n) {
   std::vector<int> out(n);
@@ -160,8 +150,7 @@ std::vector<TopswopsChunkResult> launch_once(const TopswopsWork& work,
               next.data(),
               {best_count.data(), nodes.data(), found_count.data()},
               found.data()};
-  const std::uint64_t wanted = (prefixes + block_threads - 1) / block_threads;
-  const int grid = static_cast<int>(std::min<std::uint64_t>(wanted, resident_blocks<W>()));
+  const int grid = persistent_blocks(search_kernel<W>, prefixes, block_threads);
   search_kernel<W><<<grid, block_threads>>>(a, prefixes);
   PILES_CUDA_CHECK_LAUNCH();
   PILES_CUDA_CHECK(cudaDeviceSynchronize());
@@ -228,8 +217,10 @@ std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work) {
 }
 
 std::uint64_t topswops_threads_in_flight(int n) {
-  return (topswops::words_for(n) == 2 ? resident_blocks<2>() : resident_blocks<3>()) *
-         block_threads;
+  const std::uint64_t blocks = topswops::words_for(n) == 2
+                                   ? resident_blocks(search_kernel<2>, block_threads)
+                                   : resident_blocks(search_kernel<3>, block_threads);
+  return blocks * block_threads;
 }
 
 }  // namespace piles::gpu
