@@ -85,12 +85,12 @@ std::uint64_t free_device_memory() {
   return free;
 }
 
-ForwardResult bulgarian_forward(partition::CountView host_table) {
+bulgarian::ForwardCounts bulgarian_forward(partition::CountView host_table) {
   const std::uint64_t count = host_table.count();
   DeviceBuffer<std::uint64_t> d_table(partition::CountView::row_start(host_table.n + 1));
   d_table.copy_from(host_table.data, d_table.size());
   const partition::CountView table{d_table.data(), host_table.n};
-  ForwardResult out;
+  bulgarian::ForwardCounts out;
   ScratchAllocator scratch_memory;
   const auto on_device = thrust::cuda::par(scratch_memory);
 

@@ -5,18 +5,23 @@
 
 #include "core/partition.hpp"
 
-namespace piles::gpu {
+namespace piles::bulgarian {
 
-struct ForwardResult {
+// What the forward engine measures on the whole graph of B, on either backend.
+struct ForwardCounts {
   std::vector<std::uint64_t> histogram;    // partitions per distance to their cycle
   std::uint64_t garden_of_eden = 0;        // ranks no partition moves to
   std::vector<std::uint64_t> cycle_ranks;  // sorted
 };
 
+}  // namespace piles::bulgarian
+
+namespace piles::gpu {
+
 // The forward engine on the GPU (n <= bulgarian::forward_max_n): successor of every rank,
 // pointer doubling onto the cycles, in-degrees and level-synchronous depths, with Thrust and
 // CUB doing the reductions.
-ForwardResult bulgarian_forward(partition::CountView table);
+bulgarian::ForwardCounts bulgarian_forward(partition::CountView table);
 
 // Bytes free on the device now.
 std::uint64_t free_device_memory();

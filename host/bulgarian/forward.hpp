@@ -1,18 +1,11 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "host/common/partition_table.hpp"
+#include "kernels/bulgarian_forward.hpp"
 
 namespace piles::bulgarian {
-
-// What the forward engine measures on the whole graph of B.
-struct ForwardCounts {
-  std::vector<std::uint64_t> histogram;    // partitions per distance to their cycle
-  std::uint64_t garden_of_eden = 0;        // ranks no partition moves to
-  std::vector<std::uint64_t> cycle_ranks;  // sorted
-};
 
 // Bytes per partition the forward engine holds at its peak (successors and two jump arrays of
 // 32-bit ranks, then the depths).
