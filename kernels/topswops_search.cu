@@ -111,13 +111,6 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-template <int W>
-std::vector<int> cards(const Deck<W>& d, int n) {
-  std::vector<int> out(n);
-  for (int i = 0; i < n; ++i) out[i] = d.at(i);
-  return out;
-}
-
 // One launch over `work`; record_min[c] is the shortest game worth recording in chunk c.
 // Returns the results and, per chunk, whether its games overflowed the buffer.
 template <int W>
@@ -172,8 +165,8 @@ std::vector<TopswopsChunkResult> launch_once(const TopswopsWork& work,
   for (const Found<W>& g : games) {
     TopswopsChunkResult& r = results[g.chunk];
     if (g.steps != r.best) continue;
-    r.starts.push_back(cards(g.start, work.n));
-    r.finals.push_back(cards(g.final_deck, work.n));
+    r.starts.push_back(topswops::to_cards(g.start, work.n));
+    r.finals.push_back(topswops::to_cards(g.final_deck, work.n));
   }
   overflowed.assign(chunks, false);
   for (int c = 0; c < chunks; ++c) overflowed[c] = results[c].starts.size() < results[c].count;

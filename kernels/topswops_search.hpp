@@ -3,6 +3,20 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/topswops.hpp"
+
+namespace piles::topswops {
+
+// The first n cards of a deck, as the results on either backend carry decks.
+template <int W>
+std::vector<int> to_cards(const Deck<W>& deck, int n) {
+  std::vector<int> cards(n);
+  for (int i = 0; i < n; ++i) cards[i] = deck.at(i);
+  return cards;
+}
+
+}  // namespace piles::topswops
+
 namespace piles::gpu {
 
 // One launch of the Topswops search (core/topswops.hpp): prefixes grouped in chunks, every

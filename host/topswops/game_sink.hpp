@@ -1,18 +1,10 @@
 #pragma once
 
-#include <vector>
-
 #include "core/topswops.hpp"
 #include "host/topswops/partial.hpp"
+#include "kernels/topswops_search.hpp"
 
 namespace piles::topswops {
-
-template <int W>
-std::vector<int> to_cards(const Deck<W>& deck, int n) {
-  std::vector<int> cards(n);
-  for (int i = 0; i < n; ++i) cards[i] = deck.at(i);
-  return cards;
-}
 
 // The CPU side's sink for search_below: every game reaching the target goes into a Partial.
 template <int W>
