@@ -16,7 +16,6 @@ class PartitionTable {
   int n() const { return n_; }
   std::uint64_t count() const { return view().count(); }
   partition::CountView view() const { return {data_.data(), n_}; }
-  const std::vector<std::uint64_t>& data() const { return data_; }
 
  private:
   int n_;
