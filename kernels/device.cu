@@ -44,7 +44,6 @@ DeviceProbe probe_device() {
     probe.error = failed(status);
   if (!probe.error.empty()) return probe;
   DeviceInfo& info = probe.device.emplace();
-  info.index = index;
   info.name = prop.name;
   info.multiprocessors = prop.multiProcessorCount;
   info.compute_major = prop.major;

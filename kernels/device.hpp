@@ -7,7 +7,6 @@
 namespace piles::gpu {
 
 struct DeviceInfo {
-  int index = 0;
   std::string name;
   int multiprocessors = 0;
   int compute_major = 0, compute_minor = 0;
