@@ -76,7 +76,7 @@ Row measure(const std::string& name, const ts::SolveOptions& options, const RunT
   for (int r = 0; r < runs; ++r) {
     const double c0 = cpu_seconds();
     const auto w0 = std::chrono::steady_clock::now();
-    last = ts::solve(options, target, true);
+    last = ts::solve(options, target);
     wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
     cpu.push_back(cpu_seconds() - c0);
   }
@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
   options.n = n;
   options.final = sorted ? ts::Final::sorted : ts::Final::any;
   options.bound = bound;
+  options.run.quiet = true;
   const std::string device = piles::gpu_description();
   const std::string load_before = load_average();
   fmt::print("bench_topswops n = {}{}: {} CPU threads available, GPU: {}, load {}, median of {}\n",

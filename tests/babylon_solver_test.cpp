@@ -54,7 +54,7 @@ Position after(Position p, const Move& m) {
 TEST(BabylonSolver, TheoremForEveryTwoColourStartUpTo16Chips) {
   // Georgakopoulos and Winkler, Theorem 4.1: with p <= q, the second player wins iff p + q is
   // even and p >= 3.
-  const piles::babylon::Table t = piles::babylon::solve_table(2, 16, 1, true);
+  const piles::babylon::Table t = piles::babylon::solve_table(2, 16, 1);
   ASSERT_EQ(t.rows.size(), 64u);  // sum over n = 2..16 of floor(n / 2)
   for (const auto& row : t.rows) {
     const int p = row.counts[0], q = row.counts[1];
@@ -113,8 +113,8 @@ TEST(BabylonSolver, TheoremBeyondTheNarrowKey) {
 }
 
 TEST(BabylonSolver, ThreadsDoNotChangeTheTable) {
-  const auto one = piles::babylon::solve_table(3, 15, 1, true);
-  const auto two = piles::babylon::solve_table(3, 15, 2, true);
+  const auto one = piles::babylon::solve_table(3, 15, 1);
+  const auto two = piles::babylon::solve_table(3, 15, 2);
   ASSERT_EQ(one.rows.size(), two.rows.size());
   for (std::size_t i = 0; i < one.rows.size(); ++i)
     EXPECT_EQ(one.rows[i].first_wins, two.rows[i].first_wins);

@@ -109,7 +109,7 @@ TEST(BulgarianEngines, BothAgreeWithBruteForceUpTo40) {
     const Brute b = brute_force(n);
     for (const Engine engine : {Engine::backward, Engine::forward}) {
       SCOPED_TRACE(engine_name(engine));
-      const Analysis a = analyze(n, engine, cpu(2), true);
+      const Analysis a = analyze(n, engine, cpu(2));
       EXPECT_EQ(a.partitions, b.partitions);
       EXPECT_EQ(a.cycles, b.cycles);
       EXPECT_EQ(a.cycle_lengths, b.cycle_lengths);
@@ -123,8 +123,8 @@ TEST(BulgarianEngines, BothAgreeWithBruteForceUpTo40) {
 TEST(BulgarianEngines, ForwardAndBackwardAgreeUpTo70) {
   for (int n : {45, 55, 66, 70}) {
     SCOPED_TRACE(n);
-    const Analysis f = analyze(n, Engine::forward, cpu(2), true);
-    const Analysis b = analyze(n, Engine::backward, cpu(2), true);
+    const Analysis f = analyze(n, Engine::forward, cpu(2));
+    const Analysis b = analyze(n, Engine::backward, cpu(2));
     EXPECT_TRUE(f.same_structure(b));
   }
 }
@@ -132,9 +132,9 @@ TEST(BulgarianEngines, ForwardAndBackwardAgreeUpTo70) {
 TEST(BulgarianEngines, ThreadCountDoesNotChangeTheAnswer) {
   for (int n : {36, 77, 84}) {
     SCOPED_TRACE(n);
-    const Analysis one = analyze(n, Engine::backward, cpu(1), true);
-    EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(2), true)));
-    EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(5), true)));
+    const Analysis one = analyze(n, Engine::backward, cpu(1));
+    EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(2))));
+    EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(5))));
   }
 }
 
@@ -160,7 +160,7 @@ TEST(BulgarianEngines, SplitWalksCoverTheForestOnce) {
       work.push_back(w);
     }
     EXPECT_GT(splits, 100u);
-    const Analysis whole = analyze(n, Engine::forward, cpu(2), true);
+    const Analysis whole = analyze(n, Engine::forward, cpu(2));
     counts.histogram.resize(whole.transient_histogram.size());
     EXPECT_EQ(counts.histogram, whole.transient_histogram);
     EXPECT_EQ(counts.leaves, whole.garden_of_eden);
@@ -190,9 +190,9 @@ TEST(BulgarianEngines, DescendThenAscendRestoresTheNode) {
 }
 
 TEST(BulgarianEngines, ForwardRefusesWhatItCannotHold) {
-  EXPECT_THROW(analyze(128, Engine::forward, cpu(1), true), UsageError);
-  EXPECT_THROW(analyze(0, Engine::backward, cpu(1), true), UsageError);
-  EXPECT_THROW(analyze(analyze_max_n + 1, Engine::backward, cpu(1), true), UsageError);
+  EXPECT_THROW(analyze(128, Engine::forward, cpu(1)), UsageError);
+  EXPECT_THROW(analyze(0, Engine::backward, cpu(1)), UsageError);
+  EXPECT_THROW(analyze(analyze_max_n + 1, Engine::backward, cpu(1)), UsageError);
 }
 
 }  // namespace

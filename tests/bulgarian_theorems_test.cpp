@@ -85,7 +85,7 @@ std::set<std::vector<int>> unranked(int n, const std::vector<std::uint64_t>& ran
 TEST(BulgarianTheorems, BrandtCyclesAndNecklaceCountUpTo60) {
   for (int n = 1; n <= 60; ++n) {
     SCOPED_TRACE(n);
-    const Analysis a = analyze(n, Engine::forward, cpu(), true);
+    const Analysis a = analyze(n, Engine::forward, cpu());
     const BrandtCycles b = brandt(n);
     EXPECT_EQ(unranked(n, a.cycle_ranks), b.partitions);
     EXPECT_EQ(a.cycle_lengths, b.lengths);
@@ -105,7 +105,7 @@ TEST(BulgarianTheorems, TriangleTransientIsKSquaredMinusK) {
   for (int k = 1; k <= 13; ++k) {
     const int n = k * (k + 1) / 2;
     SCOPED_TRACE(n);
-    const Analysis a = analyze(n, Engine::backward, cpu(), true);
+    const Analysis a = analyze(n, Engine::backward, cpu());
     EXPECT_EQ(a.max_transient(), k * k - k);
     EXPECT_EQ(a.cycles, 1u);
   }
@@ -118,17 +118,16 @@ TEST(BulgarianTheorems, GardenOfEdenIsHopkinsSellers) {
     for (int j = 1; 3 * j * (j + 1) / 2 <= n; ++j)
       expected +=
           (j % 2 ? 1 : -1) * static_cast<std::int64_t>(partition_count(n - 3 * j * (j + 1) / 2));
-    const Analysis a = analyze(n, Engine::backward, cpu(), true);
+    const Analysis a = analyze(n, Engine::backward, cpu());
     EXPECT_EQ(a.garden_of_eden, static_cast<std::uint64_t>(expected));
-    if (n <= 50)
-      EXPECT_EQ(analyze(n, Engine::forward, cpu(), true).garden_of_eden, a.garden_of_eden);
+    if (n <= 50) EXPECT_EQ(analyze(n, Engine::forward, cpu()).garden_of_eden, a.garden_of_eden);
   }
 }
 
 TEST(BulgarianTheorems, GriggsHoHoldsWhereTheyCheckedIt) {
   for (int n = 3; n <= 36; ++n) {
     SCOPED_TRACE(n);
-    EXPECT_EQ(analyze(n, Engine::backward, cpu(), true).max_transient(), griggs_ho(n));
+    EXPECT_EQ(analyze(n, Engine::backward, cpu()).max_transient(), griggs_ho(n));
   }
 }
 

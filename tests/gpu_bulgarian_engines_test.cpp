@@ -24,8 +24,8 @@ class GpuBulgarian : public ::testing::Test {
 TEST_F(GpuBulgarian, BackwardWalkMatchesCpu) {
   for (int n : {1, 2, 10, 36, 45, 66, 80, 91}) {
     SCOPED_TRACE(n);
-    const Analysis cpu = analyze(n, Engine::backward, target(Backend::cpu), true);
-    const Analysis gpu = analyze(n, Engine::backward, target(Backend::gpu), true);
+    const Analysis cpu = analyze(n, Engine::backward, target(Backend::cpu));
+    const Analysis gpu = analyze(n, Engine::backward, target(Backend::gpu));
     EXPECT_TRUE(cpu.same_structure(gpu));
   }
 }
@@ -33,10 +33,10 @@ TEST_F(GpuBulgarian, BackwardWalkMatchesCpu) {
 TEST_F(GpuBulgarian, ForwardEngineMatchesCpu) {
   for (int n : {1, 2, 10, 36, 60, 75}) {
     SCOPED_TRACE(n);
-    const Analysis cpu = analyze(n, Engine::forward, target(Backend::cpu), true);
-    const Analysis gpu = analyze(n, Engine::forward, target(Backend::gpu), true);
+    const Analysis cpu = analyze(n, Engine::forward, target(Backend::cpu));
+    const Analysis gpu = analyze(n, Engine::forward, target(Backend::gpu));
     EXPECT_TRUE(cpu.same_structure(gpu));
-    EXPECT_TRUE(gpu.same_structure(analyze(n, Engine::backward, target(Backend::gpu), true)));
+    EXPECT_TRUE(gpu.same_structure(analyze(n, Engine::backward, target(Backend::gpu))));
   }
 }
 

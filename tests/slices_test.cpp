@@ -31,28 +31,28 @@ TEST(SliceSizer, FollowsTheRateButGrowsAtMostFourfold) {
 }
 
 TEST(RunInSlices, RunsEveryItemOnceInOrderInBatchesOfTheSizersWeight) {
-  std::vector<int> items(10);
+  std::vector<std::uint64_t> items(10);
   for (int i = 0; i < 10; ++i) items[i] = i;
   SliceSizer sizer(1e9, 25, 25);  // the rate never matters: growth alone sets the sizes
-  std::vector<std::vector<int>> batches;
+  std::vector<std::vector<std::uint64_t>> batches;
   EXPECT_TRUE(piles::run_in_slices(
       items, [](int) { return std::uint64_t{10}; }, sizer,
-      [&](const std::vector<int>& b) { batches.push_back(b); }));
+      [&](const std::vector<std::uint64_t>& b) { batches.push_back(b); }));
   ASSERT_GE(batches.size(), 2u);
-  EXPECT_EQ(batches[0], (std::vector<int>{0, 1}));  // 30 > 25: two items
-  EXPECT_EQ(batches[1].size(), 8u);                 // then four times 20 units
-  std::vector<int> seen;
+  EXPECT_EQ(batches[0], (std::vector<std::uint64_t>{0, 1}));  // 30 > 25: two items
+  EXPECT_EQ(batches[1].size(), 8u);                           // then four times 20 units
+  std::vector<std::uint64_t> seen;
   for (const auto& b : batches) seen.insert(seen.end(), b.begin(), b.end());
   EXPECT_EQ(seen, items);
 }
 
 TEST(RunInSlices, AnItemHeavierThanASliceStillRunsAlone) {
   SliceSizer sizer(1, 5, 5);
-  std::vector<std::vector<int>> batches;
+  std::vector<std::vector<std::uint64_t>> batches;
   piles::run_in_slices(
       {7, 8}, [](int) { return std::uint64_t{100}; }, sizer,
-      [&](const std::vector<int>& b) { batches.push_back(b); });
-  EXPECT_EQ(batches, (std::vector<std::vector<int>>{{7}, {8}}));
+      [&](const std::vector<std::uint64_t>& b) { batches.push_back(b); });
+  EXPECT_EQ(batches, (std::vector<std::vector<std::uint64_t>>{{7}, {8}}));
 }
 
 TEST(RunInSlices, AStopEndsTheRunBetweenSlices) {
@@ -60,7 +60,7 @@ TEST(RunInSlices, AStopEndsTheRunBetweenSlices) {
   int runs = 0;
   EXPECT_FALSE(piles::run_in_slices(
       {1, 2, 3, 4, 5, 6, 7, 8}, [](int) { return std::uint64_t{1}; }, sizer,
-      [&](const std::vector<int>&) { ++runs; }, [&] { return runs == 2; }));
+      [&](const std::vector<std::uint64_t>&) { ++runs; }, [&] { return runs == 2; }));
   EXPECT_EQ(runs, 2);
 }
 

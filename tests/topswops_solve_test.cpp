@@ -31,8 +31,9 @@ ts::Solution solve(int n, ts::Final final, int threads = 2, std::optional<int> b
   o.n = n;
   o.final = final;
   o.bound = bound;
-  o.checkpoint = checkpoint;
-  return ts::solve(o, cpu_threads(threads), true);
+  o.run.checkpoint = checkpoint;
+  o.run.quiet = true;
+  return ts::solve(o, cpu_threads(threads));
 }
 
 // The answer without how it was computed (time, backend, resumption, shard).

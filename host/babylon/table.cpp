@@ -8,60 +8,146 @@
 
 #include "host/babylon/solver.hpp"
 #include "host/babylon/start.hpp"
+#include "host/common/clock.hpp"
 #include "host/common/error.hpp"
-#include "host/common/progress.hpp"
 
 namespace piles::babylon {
+namespace {
 
-Table solve_table(int colours, int max_chips, int threads, bool quiet) {
-  const auto t0 = std::chrono::steady_clock::now();
-  if (max_chips < colours)
-    throw UsageError(fmt::format("--max-chips {}: a start with {} colours has at least {} chips",
-                                 max_chips, colours, colours));
-  check_start(std::vector<int>(colours, 1));
-  std::vector<int> largest(colours, 1);
-  largest.back() = max_chips - (colours - 1);
-  check_start(largest);
-
-  Table t;
-  t.colours = colours;
-  t.max_chips = max_chips;
-  t.threads = threads;
-  for (const std::vector<int>& counts : table_starts(colours, max_chips)) {
-    TableRow row;
-    row.counts = counts;
-    for (const int c : counts) row.chips += c;
-    t.rows.push_back(row);
-  }
-
-  // Starts with different totals share almost no positions (only a dropped dead stack makes
-  // a position smaller), while starts with the same total share most of theirs, and two
-  // threads on one total would search the same positions at the same time. So each thread
-  // takes a whole total, largest first, and solves its starts in order.
-  std::vector<std::pair<std::size_t, std::size_t>> totals;  // [first, last) rows of one total
-  for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    if (i == 0 || t.rows[i].chips != t.rows[i - 1].chips) totals.push_back({i, i});
-    totals.back().second = i + 1;
-  }
-  Solver solver(threads);
-  Progress progress("babylon table", t.rows.size(), "starts", quiet);
-  const int n = static_cast<int>(totals.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int k = n - 1; k >= 0; --k)
-    for (std::size_t i = totals[k].first; i < totals[k].second; ++i) {
-      TableRow& row = t.rows[i];
-      const auto s0 = std::chrono::steady_clock::now();
-      row.first_wins = solver.mover_wins(start_position(row.counts), row.searched);
-      row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
-      progress.add(1);
+class TableJob {
+ public:
+  TableJob(int colours, int max_chips, int threads)
+      : colours_(colours), max_chips_(max_chips), solver_(threads) {
+    if (max_chips < colours)
+      throw UsageError(fmt::format("--max-chips {}: a start with {} colours has at least {} chips",
+                                   max_chips, colours, colours));
+    check_start(std::vector<int>(colours, 1));
+    std::vector<int> largest(colours, 1);
+    largest.back() = max_chips - (colours - 1);
+    check_start(largest);
+    starts_.resize(max_chips - colours + 1);
+    for (std::vector<int>& counts : table_starts(colours, max_chips)) {
+      int chips = 0;
+      for (const int c : counts) chips += c;
+      starts_[max_chips - chips].push_back(std::move(counts));
     }
-  progress.finish();
+  }
 
-  t.memo_states = solver.memo_states();
-  t.wide_states = solver.wide_states();
-  t.memo_bytes = solver.memo_bytes();
-  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return t;
+  job::Job describe() {
+    job::Job j;
+    j.identity = {{"game", "babylon"}, {"colours", colours_}, {"max_chips", max_chips_}};
+    j.chunk_count = starts_.size();
+    std::vector<job::Chunk>& round = j.rounds.emplace_back();
+    for (job::Chunk c = 0; c < j.chunk_count; ++c) round.push_back(c);
+    j.weight = [this](job::Chunk c) { return std::max<std::uint64_t>(1, starts_[c].size()); };
+    // A slice gives every thread a total.
+    j.slice_floor = [this](const RunTarget& run) {
+      return static_cast<std::uint64_t>(run.threads) * starts_.front().size();
+    };
+    j.label = fmt::format("babylon table {} colours", colours_);
+    j.unit = "starts";
+    j.check = [this](job::Chunk c, const nlohmann::json& payload, const std::string& where) {
+      rows_from_json(c, payload, where);
+    };
+    j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
+                   const job::ChunkDone& done) {
+      const int n = static_cast<int>(chunks.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(run.threads)
+      for (int i = 0; i < n; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        nlohmann::json rows = nlohmann::json::array();
+        for (const std::vector<int>& counts : starts_[chunks[i]]) {
+          const auto s0 = std::chrono::steady_clock::now();
+          std::uint64_t searched = 0;
+          const bool wins = solver_.mover_wins(start_position(counts), searched);
+          rows.push_back({{"counts", counts},
+                          {"first_wins", wins},
+                          {"searched", searched},
+                          {"seconds", seconds_since(s0)}});
+        }
+        done(chunks[i], {{"rows", std::move(rows)}}, seconds_since(start));
+      }
+    };
+    return j;
+  }
+
+  // The rows of the chunks in `records`, in table order.
+  Table assemble(const job::Outcome& outcome, int threads) const {
+    Table t;
+    t.colours = colours_;
+    t.max_chips = max_chips_;
+    t.threads = threads;
+    for (job::Chunk c = starts_.size(); c-- > 0;) {
+      const auto it = outcome.records.find(c);
+      if (it == outcome.records.end()) continue;
+      for (TableRow& row : rows_from_json(c, it->second.payload, "chunk")) t.rows.push_back(row);
+    }
+    t.memo_states = solver_.memo_states();
+    t.wide_states = solver_.wide_states();
+    t.memo_bytes = solver_.memo_bytes();
+    t.seconds = outcome.seconds;
+    t.run = outcome.status;
+    return t;
+  }
+
+ private:
+  std::vector<TableRow> rows_from_json(job::Chunk c, const nlohmann::json& payload,
+                                       const std::string& where) const {
+    std::vector<TableRow> rows;
+    try {
+      const nlohmann::json& list = payload.at("rows");
+      if (list.size() == starts_[c].size())
+        for (std::size_t i = 0; i < list.size(); ++i) {
+          TableRow row;
+          row.counts = list[i].at("counts").get<std::vector<int>>();
+          if (row.counts != starts_[c][i]) break;
+          row.chips = max_chips_ - static_cast<int>(c);
+          row.first_wins = list[i].at("first_wins").get<bool>();
+          row.searched = list[i].at("searched").get<std::uint64_t>();
+          row.seconds = list[i].at("seconds").get<double>();
+          rows.push_back(std::move(row));
+        }
+    } catch (const nlohmann::json::exception&) {
+      rows.clear();
+    }
+    if (rows.size() != starts_[c].size())
+      throw UsageError(fmt::format("{}: not the starts of {} chips", where, max_chips_ - c));
+    return rows;
+  }
+
+  int colours_, max_chips_;
+  std::vector<std::vector<std::vector<int>>> starts_;  // [chunk]: the starts of one total
+  Solver solver_;
+};
+
+}  // namespace
+
+Table solve_table(const TableRun& run, const RunTarget& target) {
+  TableJob table(run.colours, run.max_chips, target.threads);
+  return table.assemble(job::run(table.describe(), run.run, target), target.threads);
+}
+
+Table solve_table(int colours, int max_chips, int threads) {
+  TableRun run;
+  run.colours = colours;
+  run.max_chips = max_chips;
+  run.run.quiet = true;
+  RunTarget cpu;
+  cpu.threads = threads;
+  return solve_table(run, cpu);
+}
+
+Table merge_tables(const std::vector<std::string>& journals) {
+  if (journals.empty()) throw UsageError("merge: no journal files given");
+  int colours = 0, max_chips = 0;
+  job::read_identity(journals.front(), "babylon", [&](const nlohmann::json& p) {
+    colours = p.at("colours").get<int>();
+    max_chips = p.at("max_chips").get<int>();
+  });
+  if (colours < 2 || colours > max_colours || max_chips > max_start_chips(colours))
+    throw UsageError(fmt::format("{}: not a Babylon journal", journals.front()));
+  TableJob table(colours, max_chips, 1);
+  return table.assemble(job::merge(table.describe(), journals), 0);
 }
 
 }  // namespace piles::babylon

@@ -1,7 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "host/common/backend.hpp"
+#include "host/job/driver.hpp"
 
 namespace piles::babylon {
 
@@ -15,15 +19,28 @@ struct TableRow {
 
 struct Table {
   int colours = 0, max_chips = 0, threads = 1;
-  std::vector<TableRow> rows;
-  std::uint64_t memo_states = 0, wide_states = 0, memo_bytes = 0;
+  std::vector<TableRow> rows;  // in table_starts order; only the totals done, unless complete
+  std::uint64_t memo_states = 0, wide_states = 0, memo_bytes = 0;  // of this process's memo
   double seconds = 0;
+  job::Status run;
 };
 
-// Every start of table_starts(colours, max_chips) through one solver, so that starts reuse
-// what others solved; the starts of one total run in order on one thread, the totals in
-// parallel on `threads` threads, largest first. Throws UsageError when the largest start
-// does not fit the key.
-Table solve_table(int colours, int max_chips, int threads, bool quiet);
+// The table as a job for the job driver: one chunk per chip total, largest first. Starts with
+// different totals share almost no positions (only a dropped dead stack makes a position
+// smaller), while starts with the same total share most of theirs, and two threads on one total
+// would search the same positions at the same time; so each thread takes a whole total and
+// solves its starts in order, through one solver whose memo serves every total.
+struct TableRun {
+  int colours = 2, max_chips = 0;
+  job::Options run;
+};
+
+// Throws UsageError when the largest start does not fit the key. The target must be the CPU.
+Table solve_table(const TableRun& run, const RunTarget& target);
+// The whole table in this process, no journal, no progress bar.
+Table solve_table(int colours, int max_chips, int threads);
+
+// The table from the journals of its shards.
+Table merge_tables(const std::vector<std::string>& journals);
 
 }  // namespace piles::babylon

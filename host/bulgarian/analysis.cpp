@@ -12,7 +12,6 @@
 #include "host/bulgarian/forward.hpp"
 #include "host/common/error.hpp"
 #include "host/common/partition_table.hpp"
-#include "host/common/progress.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/bulgarian_forward.hpp"
 #endif
@@ -33,18 +32,16 @@ void trim(std::vector<std::uint64_t>& histogram) {
   while (histogram.size() > 1 && histogram.back() == 0) histogram.pop_back();
 }
 
-void run_backward(int n, const RunTarget& target, bool quiet, Analysis& a) {
+void run_backward(int n, const RunTarget& target, Progress* progress, Analysis& a) {
   const bool gpu = target.backend == Backend::gpu;
   ForestTop top = expand_forest(n, gpu ? gpu_subtrees : subtrees_per_cpu_thread * target.threads);
   ForestCounts counts = std::move(top.counts);
-  if (gpu) {
+  if (progress) progress->add(counts.nodes());
+  if (gpu)
     counts.merge(walk_subtrees_gpu(std::move(top.subtrees), depth_bound(n)));
-  } else {
-    Progress progress(fmt::format("n = {}", n), a.partitions, "partitions", quiet);
-    progress.add(counts.nodes());
+  else
     counts.merge(
-        walk_subtrees_cpu(std::move(top.subtrees), depth_bound(n), target.threads, &progress));
-  }
+        walk_subtrees_cpu(std::move(top.subtrees), depth_bound(n), target.threads, progress));
   if (counts.nodes() != a.partitions)
     throw std::runtime_error(fmt::format("n = {}: the backward walk visited {} partitions, not {}",
                                          n, counts.nodes(), a.partitions));
@@ -110,7 +107,7 @@ void count_cycles(int n, Analysis& a) {
     bool smallest = true;
     int length = 0;
     for (std::uint64_t r = start; length == 0 || r != start;) {
-      len = partition::bulgarian_move(cur.data(), len, next.data());
+      len = move(cur.data(), len, next.data());
       std::swap(cur, next);
       r = partition::rank(table.view(), cur.data(), len);
       if (!std::binary_search(on_cycle.begin(), on_cycle.end(), r) ||
@@ -130,7 +127,7 @@ void finish_analysis(Analysis& a) {
   count_cycles(a.n, a);
 }
 
-Analysis analyze(int n, Engine engine, const RunTarget& target, bool quiet) {
+Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress) {
   if (n < 1 || n > analyze_max_n)
     throw UsageError(fmt::format("n = {} is out of range (1..{})", n, analyze_max_n));
   const auto start = std::chrono::steady_clock::now();
@@ -141,7 +138,7 @@ Analysis analyze(int n, Engine engine, const RunTarget& target, bool quiet) {
   a.engine = engine;
   a.target = target;
   if (engine == Engine::backward)
-    run_backward(n, target, quiet, a);
+    run_backward(n, target, progress, a);
   else
     run_forward(table, target, a);
   finish_analysis(a);

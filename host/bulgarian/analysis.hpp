@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "host/common/backend.hpp"
+#include "host/common/progress.hpp"
 
 namespace piles::bulgarian {
 
@@ -44,8 +45,10 @@ struct Analysis {
 // n = 80) and faster at every smaller n; on a GPU the comparison is still to be measured.
 Engine choose_engine(std::string_view name);
 
-// Runs one engine on one backend; throws UsageError for sizes the engine cannot take.
-Analysis analyze(int n, Engine engine, const RunTarget& target, bool quiet);
+// Runs one engine on one backend for one n, reporting partitions placed to `progress` (the
+// backward engine on CPU threads; may be null); throws UsageError for sizes the engine cannot
+// take. Ranges, journals, shards and MPI go through analyze_range (range_job.hpp).
+Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress = nullptr);
 
 nlohmann::json to_json(const Analysis& a);
 

@@ -14,6 +14,7 @@
 #include "host/babylon/start.hpp"
 #include "host/babylon/table.hpp"
 #include "host/cli/commands.hpp"
+#include "host/cli/job_options.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
@@ -25,6 +26,7 @@ using babylon::Move;
 
 struct TableOptions {
   std::string colours = "2", max_chips;
+  JobArgs job;
 };
 
 struct PlayOptions {
@@ -114,17 +116,10 @@ void run_solve(const std::vector<std::string>& args, const CommonOptions& common
       mib(babylon::peak_rss_bytes()));
 }
 
-void run_table(const TableOptions& options, const CommonOptions& common) {
-  const int threads = cpu_threads(common);
-  const int colours =
-      static_cast<int>(parse_int(options.colours, "--colors", 2, babylon::max_colours));
-  const int max_chips = static_cast<int>(
-      parse_int(options.max_chips, "--max-chips", colours, babylon::max_start_chips(colours)));
-  const babylon::Table t = babylon::solve_table(colours, max_chips, threads, common.quiet);
-
+void print_table(const babylon::Table& t, const CommonOptions& common) {
+  const bool two = t.colours == 2;
   int disagreements = 0;
   for (const babylon::TableRow& row : t.rows) {
-    const bool two = colours == 2;
     const bool agrees =
         two && babylon::theorem_second_wins(row.counts[0], row.counts[1]) == !row.first_wins;
     if (two && !agrees) ++disagreements;
@@ -147,14 +142,43 @@ void run_table(const TableOptions& options, const CommonOptions& common) {
                two ? (agrees ? "  agrees" : "  DISAGREES") : "");
   }
   if (common.json) return;
-  if (colours == 2)
+  if (two)
     fmt::print("Georgakopoulos-Winkler Theorem 4.1: {} of {} starts agree\n",
                t.rows.size() - disagreements, t.rows.size());
+  const std::string scope = t.run.complete() ? ""
+                            : t.run.shard
+                                ? fmt::format(" (shard {}/{}: a partial table, merge the journals)",
+                                              t.run.shard->index, t.run.shard->count)
+                                : " (stopped: a partial table)";
+  if (t.run.merged) {
+    fmt::print(
+        "{} starts, {} colours, up to {} chips: merged from {} chunks, {:.2f} s of "
+        "computing in all\n",
+        t.rows.size(), t.colours, t.max_chips, t.run.chunks, t.seconds);
+    return;
+  }
   fmt::print(
-      "{} starts, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions ({} "
+      "{} starts{}, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions ({} "
       "under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
-      t.rows.size(), colours, max_chips, t.seconds, threads, threads == 1 ? "" : "s", t.memo_states,
-      t.wide_states, mib(t.memo_bytes), mib(babylon::peak_rss_bytes()));
+      t.rows.size(), scope, t.colours, t.max_chips, t.seconds, t.threads, t.threads == 1 ? "" : "s",
+      t.memo_states, t.wide_states, mib(t.memo_bytes), mib(babylon::peak_rss_bytes()));
+  if (t.run.chunks_resumed > 0)
+    fmt::print("resumed {} of {} chip totals from the checkpoint\n", t.run.chunks_resumed,
+               t.run.chunks);
+}
+
+void run_table(const TableOptions& options, const CommonOptions& common) {
+  cpu_threads(common);
+  babylon::TableRun run;
+  run.colours = static_cast<int>(parse_int(options.colours, "--colors", 2, babylon::max_colours));
+  run.max_chips = static_cast<int>(parse_int(options.max_chips, "--max-chips", run.colours,
+                                             babylon::max_start_chips(run.colours)));
+  JobSetup setup = setup_job(options.job, common, run.max_chips - run.colours + 1, true);
+  run.run = setup.options;
+  const babylon::Table t = babylon::solve_table(run, setup.target);
+  if (!setup.root()) return;
+  print_table(t, common);
+  report_stop(t.run);
 }
 
 void run_play(const PlayOptions& options, const CommonOptions& common) {
@@ -185,7 +209,15 @@ void add_babylon_commands(CLI::App& app, const CommonOptions& common) {
   table->add_option("--colors", table_options->colours, "Number of colours (default 2)");
   table->add_option("--max-chips", table_options->max_chips, "Largest total number of chips")
       ->required();
+  add_job_options(*table, table_options->job);
   table->callback([table_options, &common] { run_table(*table_options, common); });
+
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* merge =
+      babylon->add_subcommand("merge", "Combine the journals of table's shards into the table");
+  merge->add_option("FILE", *files, "Journals written by table --shard ... --checkpoint FILE")
+      ->required();
+  merge->callback([files, &common] { print_table(babylon::merge_tables(*files), common); });
 
   auto play_options = std::make_shared<PlayOptions>();
   CLI::App* play =

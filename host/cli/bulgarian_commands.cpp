@@ -7,15 +7,15 @@
 
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
-#include "host/bulgarian/chunked.hpp"
 #include "host/bulgarian/graph.hpp"
+#include "host/bulgarian/range_job.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "host/cli/commands.hpp"
+#include "host/cli/job_options.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
-#include "host/mpi/chunk_runner.hpp"
 
 namespace piles::cli {
 namespace {
@@ -44,9 +44,8 @@ void run_trace(const std::string& text, const CommonOptions& common) {
 struct AnalyzeOptions {
   std::string range;
   std::string engine = "auto";
-  std::string checkpoint;
-  bool mpi = false;
   int chunks = 64;
+  JobArgs job;
 };
 
 void print_analysis(const bulgarian::Analysis& a, bool quiet) {
@@ -82,37 +81,48 @@ void print_result(const bulgarian::Analysis& a, const CommonOptions& common) {
     print_analysis(a, common.quiet);
 }
 
-// A journaled or MPI run: the backward engine in numbered chunks; only rank 0 prints.
-void run_analyze_chunked(const IntRange& range, const AnalyzeOptions& options,
-                         const CommonOptions& common) {
-  if (bulgarian::choose_engine(options.engine) != bulgarian::Engine::backward)
-    throw UsageError("--engine forward: --checkpoint and --mpi run the backward engine");
-  bulgarian::ChunkedRun run;
-  run.range = range;
-  run.chunks_per_n = options.chunks;
-  run.checkpoint = options.checkpoint;
-  std::unique_ptr<mpi::Session> session;
-  RunTarget target;
-  if (options.mpi) {
-    session = std::make_unique<mpi::Session>();
-    run.session = session.get();
-    target = mpi::resolve_rank_backend(*session, common);
-  } else {
-    target = resolve_backend(common);
-  }
-  bulgarian::analyze_chunked(run, target, common.quiet,
-                             [&](const bulgarian::Analysis& a) { print_result(a, common); });
+// A shard prints no n (each needs every chunk): it says what its journal holds.
+void print_shard(const job::Status& status, const CommonOptions& common) {
+  if (!status.shard) return;
+  const std::string shard = fmt::format("{}/{}", status.shard->index, status.shard->count);
+  if (common.json)
+    emit_json({{"shard", shard},
+               {"complete", false},
+               {"chunks", status.chunks},
+               {"chunks_done", status.chunks_done},
+               {"chunks_resumed", status.chunks_resumed}});
+  else
+    fmt::print("shard {}: {} of {} chunks in the journal (a partial result: merge the journals)\n",
+               shard, status.chunks_done, status.chunks);
 }
 
-// Each n is printed as soon as it is done, so an interrupted range keeps what it printed.
+// The backward engine runs through the job driver; each n is printed as soon as it is done, so
+// an interrupted range keeps what it printed.
 void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   const IntRange range = parse_int_range(options.range, "n", 1, bulgarian::analyze_max_n);
-  if (options.mpi || !options.checkpoint.empty())
-    return run_analyze_chunked(range, options, common);
-  const RunTarget target = resolve_backend(common);
   const bulgarian::Engine engine = bulgarian::choose_engine(options.engine);
-  for (auto n = range.first; n <= range.last; ++n)
-    print_result(bulgarian::analyze(static_cast<int>(n), engine, target, common.quiet), common);
+  if (engine == bulgarian::Engine::forward) {
+    const JobArgs& j = options.job;
+    if (j.mpi || !j.checkpoint.empty() || !j.shard.empty() || !j.time_limit.empty())
+      throw UsageError(
+          "--engine forward: --checkpoint, --shard, --time-limit and --mpi run the backward "
+          "engine");
+    const RunTarget target = resolve_backend(common);
+    for (auto n = range.first; n <= range.last; ++n)
+      print_result(bulgarian::analyze(static_cast<int>(n), engine, target), common);
+    return;
+  }
+  bulgarian::RangeRun run;
+  run.range = range;
+  run.chunks_per_n = options.chunks;
+  const std::uint64_t chunk_count = (range.last - range.first + 1) * options.chunks;
+  JobSetup setup = setup_job(options.job, common, static_cast<int>(chunk_count));
+  run.run = setup.options;
+  const job::Outcome out = bulgarian::analyze_range(
+      run, setup.target, [&](const bulgarian::Analysis& a) { print_result(a, common); });
+  if (!setup.root()) return;
+  print_shard(out.status, common);
+  report_stop(out.status);
 }
 
 struct GraphOptions {
@@ -200,15 +210,21 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   analyze_cmd->add_option("N", analyze->range, "n, or a range N..M")->required();
   analyze_cmd->add_option("--engine", analyze->engine,
                           "auto | forward | backward (auto: the faster for the size)");
-  analyze_cmd->add_option("--checkpoint", analyze->checkpoint,
-                          "Journal of finished chunks; run again with the same file to resume");
-  analyze_cmd->add_flag("--mpi", analyze->mpi,
-                        "Spread the chunks over the ranks of an MPI job (mpirun -np K piles ...)");
   analyze_cmd
       ->add_option("--chunks", analyze->chunks,
-                   "Chunks per n for --checkpoint and --mpi (default 64)")
+                   "Chunks per n of the backward engine's job (default 64)")
       ->check(CLI::Range(1, 1 << 16));
+  add_job_options(*analyze_cmd, analyze->job);
   analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
+
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* merge = bulgarian->add_subcommand(
+      "merge", "Combine the journals of analyze's shards into every n's analysis");
+  merge->add_option("FILE", *files, "Journals written by analyze --shard ... --checkpoint FILE")
+      ->required();
+  merge->callback([files, &common] {
+    bulgarian::merge_range(*files, [&](const bulgarian::Analysis& a) { print_result(a, common); });
+  });
 
   auto graph = std::make_shared<GraphOptions>();
   auto graph_n = std::make_shared<std::string>();

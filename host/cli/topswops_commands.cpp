@@ -4,10 +4,10 @@
 #include <string>
 
 #include "host/cli/commands.hpp"
+#include "host/cli/job_options.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
-#include "host/mpi/chunk_runner.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/solve.hpp"
 
@@ -33,8 +33,8 @@ void run_play(const std::string& text, const CommonOptions& common) {
 }
 
 struct SolveArgs {
-  std::string n, final = "any", bound, checkpoint, shard, slice, time_limit;
-  bool mpi = false;
+  std::string n, final = "any", bound;
+  JobArgs job;
 };
 
 void print_solution(const topswops::Solution& s, const CommonOptions& common) {
@@ -42,11 +42,7 @@ void print_solution(const topswops::Solution& s, const CommonOptions& common) {
     emit_json(topswops::to_json(s));
   else
     fmt::print("{}", topswops::to_text(s, common.quiet));
-  if (s.stopped)
-    throw Stopped(
-        fmt::format("time limit reached with {} of {} chunks done; run the same "
-                    "command again to resume from the journal",
-                    s.chunks_done, s.chunk_count));
+  report_stop(s.run);
 }
 
 void run_solve(const SolveArgs& args, const CommonOptions& common) {
@@ -55,18 +51,10 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   options.final = args.final == "sorted" ? topswops::Final::sorted : topswops::Final::any;
   if (!args.bound.empty())
     options.bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
-  if (!args.shard.empty()) options.shard = topswops::parse_shard(args.shard);
-  options.checkpoint = args.checkpoint;
-  if (!args.slice.empty()) options.slice_seconds = parse_seconds(args.slice, "--slice");
-  if (!args.time_limit.empty()) options.time_limit = parse_seconds(args.time_limit, "--time-limit");
-  const bool quiet = common.quiet || common.json;
-  if (!args.mpi)
-    return print_solution(topswops::solve(options, resolve_backend(common), quiet), common);
-  const mpi::Session session;
-  options.session = &session;
-  const topswops::Solution s =
-      topswops::solve(options, mpi::resolve_rank_backend(session, common), quiet);
-  if (session.root()) print_solution(s, common);
+  JobSetup setup = setup_job(args.job, common, topswops::max_chunks);
+  options.run = setup.options;
+  const topswops::Solution s = topswops::solve(options, setup.target);
+  if (setup.root()) print_solution(s, common);
 }
 
 void add_solve(CLI::App& topswops, const CommonOptions& common) {
@@ -78,18 +66,7 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       ->check(CLI::IsMember({"any", "sorted"}));
   solve->add_option("--bound", args->bound,
                     "Look only for games of at least L steps (none found proves f(N) < L)");
-  solve->add_option("--checkpoint", args->checkpoint,
-                    "Journal of finished chunks: resumes from it, appends to it");
-  solve->add_option("--shard", args->shard,
-                    "I/K: only chunks I mod K, a partial result in the --checkpoint journal");
-  solve->add_option("--slice", args->slice,
-                    "Seconds of work per engine call (default 30): the bar and the journal move, "
-                    "a kill loses at most one slice");
-  solve->add_option("--time-limit", args->time_limit,
-                    "Stop cleanly after about this many seconds (exit status 3); needs "
-                    "--checkpoint, and the same command resumes");
-  solve->add_flag("--mpi", args->mpi,
-                  "Spread the chunks over the ranks of an MPI job (mpirun -np K piles ...)");
+  add_job_options(*solve, args->job);
   solve->callback([args, &common] { run_solve(*args, common); });
 }
 

@@ -8,8 +8,10 @@
 
 namespace piles {
 
-// A progress bar with rate and ETA on stderr, drawn only when stderr is a terminal and the
-// run is not --quiet. add() is safe from many threads and cheap when nothing is drawn.
+// The observer of a run's work: an engine reports units done through add() and never prints;
+// whoever starts the run (the job driver, a command) makes the Progress, which draws a bar with
+// rate and ETA on stderr only when stderr is a terminal and the run is not --quiet. add() is
+// safe from many threads and cheap when nothing is drawn.
 class Progress {
  public:
   Progress(std::string label, std::uint64_t total, std::string unit, bool quiet);

@@ -22,10 +22,11 @@ void SliceSizer::record(std::uint64_t units, double seconds) {
   next_ = std::max(floor_, static_cast<std::uint64_t>(std::max(1.0, std::floor(wanted))));
 }
 
-bool run_in_slices(const std::vector<int>& items, const std::function<std::uint64_t(int)>& weight,
-                   SliceSizer& sizer, const std::function<void(const std::vector<int>&)>& run,
+bool run_in_slices(const std::vector<std::uint64_t>& items,
+                   const std::function<std::uint64_t(std::uint64_t)>& weight, SliceSizer& sizer,
+                   const std::function<void(const std::vector<std::uint64_t>&)>& run,
                    const std::function<bool()>& stop) {
-  std::vector<int> batch;
+  std::vector<std::uint64_t> batch;
   for (std::size_t i = 0; i < items.size();) {
     if (stop && stop()) return false;
     batch.clear();

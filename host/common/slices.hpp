@@ -30,8 +30,9 @@ class SliceSizer {
 // Runs `items` in order, in consecutive batches whose total weight is about sizer.next() (at
 // least one item each), timing each batch into the sizer. Before each batch `stop` is asked
 // whether to end early; returns false if it did.
-bool run_in_slices(const std::vector<int>& items, const std::function<std::uint64_t(int)>& weight,
-                   SliceSizer& sizer, const std::function<void(const std::vector<int>&)>& run,
+bool run_in_slices(const std::vector<std::uint64_t>& items,
+                   const std::function<std::uint64_t(std::uint64_t)>& weight, SliceSizer& sizer,
+                   const std::function<void(const std::vector<std::uint64_t>&)>& run,
                    const std::function<bool()>& stop = {});
 
 // The default slice: long enough that starting a slice costs nothing, short enough that the

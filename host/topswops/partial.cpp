@@ -45,12 +45,12 @@ std::uint64_t Partial::total_nodes() const {
   return std::accumulate(nodes.begin(), nodes.end(), std::uint64_t{0});
 }
 
-nlohmann::json chunk_to_json(const Partial& partial, int target, double seconds) {
+nlohmann::json partial_to_json(const Partial& partial) {
   nlohmann::json decks = nlohmann::json::array();
   for (const FoundGame& g : partial.decks)
     decks.push_back({{"deck", g.deck}, {"final", g.final_deck}});
-  return {{"target", target}, {"best", partial.best},   {"count", partial.count},
-          {"decks", decks},   {"nodes", partial.nodes}, {"seconds", seconds}};
+  return {
+      {"best", partial.best}, {"count", partial.count}, {"decks", decks}, {"nodes", partial.nodes}};
 }
 
 namespace {
@@ -68,23 +68,20 @@ std::vector<int> read_deck(const nlohmann::json& j, int n, const std::string& wh
 
 }  // namespace
 
-ChunkRecord chunk_from_json(const nlohmann::json& payload, int n, const std::string& where) {
-  ChunkRecord r;
+Partial partial_from_json(const nlohmann::json& payload, int n, const std::string& where) {
+  Partial r;
   try {
-    r.target = payload.at("target").get<int>();
-    r.seconds = payload.at("seconds").get<double>();
-    r.partial.best = payload.at("best").get<int>();
-    r.partial.count = payload.at("count").get<std::uint64_t>();
-    r.partial.nodes = payload.at("nodes").get<std::vector<std::uint64_t>>();
+    r.best = payload.at("best").get<int>();
+    r.count = payload.at("count").get<std::uint64_t>();
+    r.nodes = payload.at("nodes").get<std::vector<std::uint64_t>>();
     for (const auto& g : payload.at("decks"))
-      r.partial.decks.push_back(
-          {read_deck(g.at("deck"), n, where), read_deck(g.at("final"), n, where)});
+      r.decks.push_back({read_deck(g.at("deck"), n, where), read_deck(g.at("final"), n, where)});
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed chunk result ({})", where, e.what()));
   }
-  if (static_cast<int>(r.partial.nodes.size()) != n || r.partial.decks.size() > r.partial.count ||
-      r.partial.decks.size() > Partial::max_decks || (r.partial.best < 0 && r.partial.count > 0) ||
-      !std::is_sorted(r.partial.decks.begin(), r.partial.decks.end()))
+  if (static_cast<int>(r.nodes.size()) != n || r.decks.size() > r.count ||
+      r.decks.size() > Partial::max_decks || (r.best < 0 && r.count > 0) ||
+      !std::is_sorted(r.decks.begin(), r.decks.end()))
     throw UsageError(fmt::format("{}: inconsistent chunk result", where));
   return r;
 }

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace piles::topswops {
@@ -31,14 +32,9 @@ struct Partial {
   bool operator==(const Partial&) const = default;
 };
 
-// The journal payload of one chunk: the partial and the target the chunk ran with.
-nlohmann::json chunk_to_json(const Partial& partial, int target, double seconds);
-// Inverse of chunk_to_json; throws UsageError (naming `where`) on a malformed payload.
-struct ChunkRecord {
-  Partial partial;
-  int target = 0;
-  double seconds = 0;
-};
-ChunkRecord chunk_from_json(const nlohmann::json& payload, int n, const std::string& where);
+// The journal payload of one chunk (the job driver adds the target and the time).
+nlohmann::json partial_to_json(const Partial& partial);
+// Inverse of partial_to_json; throws UsageError (naming `where`) on a malformed payload.
+Partial partial_from_json(const nlohmann::json& payload, int n, const std::string& where);
 
 }  // namespace piles::topswops

@@ -1,0 +1,169 @@
+#include "host/bulgarian/range_job.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "host/bulgarian/backward.hpp"
+#include "host/common/clock.hpp"
+#include "host/common/error.hpp"
+#include "host/common/partition_table.hpp"
+
+namespace piles::bulgarian {
+namespace {
+
+// Subtrees per chunk at the start: enough that chunks of one n weigh about the same.
+constexpr std::size_t subtrees_per_chunk = 8;
+
+nlohmann::json counts_to_json(const ForestCounts& c) {
+  return {{"histogram", c.histogram}, {"leaves", c.leaves}};
+}
+
+ForestCounts counts_from_json(const nlohmann::json& j, const std::string& where) {
+  try {
+    ForestCounts c;
+    c.histogram = j.at("histogram").get<std::vector<std::uint64_t>>();
+    c.leaves = j.at("leaves").get<std::uint64_t>();
+    return c;
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("{}: not a Bulgarian chunk record", where));
+  }
+}
+
+// The range's job and what it keeps between calls: the top of each n's forest, expanded the
+// same way by every process, so that a chunk number names the same subtrees everywhere.
+class RangeJob {
+ public:
+  RangeJob(IntRange range, int chunks, RunTarget target, std::function<void(const Analysis&)> done)
+      : first_(static_cast<int>(range.first)),
+        last_(static_cast<int>(range.last)),
+        chunks_(chunks),
+        target_(std::move(target)),
+        done_(std::move(done)) {
+    if (first_ < 1 || last_ > analyze_max_n || first_ > last_)
+      throw UsageError(fmt::format("n = {} is out of range (1..{})", first_ < 1 ? first_ : last_,
+                                   analyze_max_n));
+    for (int n = first_; n <= last_; ++n) partitions_.push_back(partition_count(n));
+  }
+
+  job::Job describe() {
+    job::Job j;
+    j.identity = {{"game", "bulgarian"},
+                  {"engine", "backward"},
+                  {"first", first_},
+                  {"last", last_},
+                  {"chunks_per_n", chunks_}};
+    j.chunk_count = static_cast<job::Chunk>(last_ - first_ + 1) * chunks_;
+    for (int n = first_; n <= last_; ++n) {
+      std::vector<job::Chunk>& round = j.rounds.emplace_back();
+      for (int c = 0; c < chunks_; ++c) round.push_back(first_chunk(n) + c);
+    }
+    j.weight = [this](job::Chunk c) {
+      return std::max<std::uint64_t>(1, partitions_[c / chunks_] / chunks_);
+    };
+    j.slice_floor = [](const RunTarget&) { return std::uint64_t{1}; };
+    j.label = first_ == last_ ? fmt::format("bulgarian n={}", first_)
+                              : fmt::format("bulgarian n={}..{}", first_, last_);
+    j.unit = "partitions";
+    j.check = [](job::Chunk, const nlohmann::json& payload, const std::string& where) {
+      counts_from_json(payload, where);
+    };
+    j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
+                   const job::ChunkDone& done) {
+      for (const job::Chunk c : chunks) {
+        const auto start = std::chrono::steady_clock::now();
+        const ForestCounts counts = walk(c, run);
+        done(c, counts_to_json(counts), seconds_since(start));
+      }
+    };
+    j.round_done = [this](int round, const job::Records& records) { finish(round, records); };
+    return j;
+  }
+
+ private:
+  job::Chunk first_chunk(int n) const { return static_cast<job::Chunk>(n - first_) * chunks_; }
+
+  const ForestTop& top(int n) {
+    const std::lock_guard lock(mutex_);
+    auto it = tops_.find(n);
+    if (it == tops_.end())
+      it = tops_.emplace(n, expand_forest(n, subtrees_per_chunk * chunks_)).first;
+    return it->second;
+  }
+
+  ForestCounts walk(job::Chunk chunk, const RunTarget& run) {
+    const int n = first_ + static_cast<int>(chunk / chunks_);
+    const std::size_t c = chunk % chunks_;
+    const std::vector<ForestWalker>& all = top(n).subtrees;
+    std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks_,
+                                   all.begin() + all.size() * (c + 1) / chunks_);
+    if (run.backend == Backend::gpu) return walk_subtrees_gpu(std::move(part), depth_bound(n));
+    return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr);
+  }
+
+  // Every chunk of n is in: the analysis of n, checked against p(n).
+  void finish(int round, const job::Records& records) {
+    const int n = first_ + round;
+    ForestTop t = top(n);
+    Analysis a;
+    a.n = n;
+    a.partitions = partitions_[round];
+    a.engine = Engine::backward;
+    a.target = target_;
+    for (job::Chunk c = first_chunk(n); c < first_chunk(n) + chunks_; ++c) {
+      const job::Record& r = records.at(c);
+      t.counts.merge(counts_from_json(r.payload, "chunk"));
+      a.seconds += r.seconds;
+    }
+    if (t.counts.nodes() != a.partitions)
+      throw std::runtime_error(fmt::format("n = {}: the chunks visited {} partitions, not {}", n,
+                                           t.counts.nodes(), a.partitions));
+    a.transient_histogram = std::move(t.counts.histogram);
+    a.garden_of_eden = t.counts.leaves;
+    a.cycle_ranks = std::move(t.root_ranks);
+    finish_analysis(a);
+    {
+      const std::lock_guard lock(mutex_);
+      tops_.erase(n);
+    }
+    done_(a);
+  }
+
+  int first_, last_, chunks_;
+  RunTarget target_;
+  std::function<void(const Analysis&)> done_;
+  std::vector<std::uint64_t> partitions_;  // p(n) for n in the range
+  std::map<int, ForestTop> tops_;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
+                           const std::function<void(const Analysis&)>& done) {
+  RangeJob range(run.range, run.chunks_per_n, target, done);
+  return job::run(range.describe(), run.run, target);
+}
+
+job::Outcome merge_range(const std::vector<std::string>& journals,
+                         const std::function<void(const Analysis&)>& done) {
+  if (journals.empty()) throw UsageError("merge: no journal files given");
+  IntRange range{0, 0};
+  int chunks = 0;
+  job::read_identity(journals.front(), "bulgarian", [&](const nlohmann::json& p) {
+    range = {p.at("first").get<int>(), p.at("last").get<int>()};
+    chunks = p.at("chunks_per_n").get<int>();
+  });
+  if (chunks < 1 || range.first > range.last)
+    throw UsageError(fmt::format("{}: not a Bulgarian journal", journals.front()));
+  RunTarget merged;
+  merged.device = "merge";
+  RangeJob job(range, chunks, merged, done);
+  return job::merge(job.describe(), journals);
+}
+
+}  // namespace piles::bulgarian

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/bulgarian/analysis.hpp"
+#include "host/common/parse.hpp"
+#include "host/job/driver.hpp"
+
+namespace piles::bulgarian {
+
+// The backward analysis of every n in a range as one job for the job driver: each n is a round
+// of numbered chunks, each chunk some subtrees of the predecessor forest of n (DESIGN.md
+// section 11), so the range can be journaled and resumed, cut into shards and merged, or spread
+// over MPI ranks.
+struct RangeRun {
+  IntRange range{0, 0};
+  int chunks_per_n = 64;
+  job::Options run;
+};
+
+// Calls `done` with each n's analysis, in increasing n, as soon as its chunks are all in (on
+// rank 0, never in a shard). Throws UsageError for n outside 1..analyze_max_n.
+job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
+                           const std::function<void(const Analysis&)>& done);
+
+// The analyses of every n from the journals of a range's shards.
+job::Outcome merge_range(const std::vector<std::string>& journals,
+                         const std::function<void(const Analysis&)>& done);
+
+}  // namespace piles::bulgarian

@@ -1,0 +1,54 @@
+#include "host/cli/job_options.hpp"
+
+#include <fmt/format.h>
+
+#include "host/common/error.hpp"
+#include "host/common/parse.hpp"
+
+namespace piles::cli {
+
+void add_job_options(CLI::App& command, JobArgs& args) {
+  command.add_option("--checkpoint", args.checkpoint,
+                     "Journal of finished chunks: resumes from it, appends to it");
+  command.add_option("--shard", args.shard,
+                     "I/K: only chunks I mod K, a partial result in the --checkpoint journal");
+  command.add_option("--slice", args.slice,
+                     "Seconds of work per engine call (default 30): the bar and the journal "
+                     "move, a kill loses at most one slice");
+  command.add_option("--time-limit", args.time_limit,
+                     "Stop cleanly after about this many seconds (exit status 3); needs "
+                     "--checkpoint, and the same command resumes");
+  command.add_flag("--mpi", args.mpi,
+                   "Spread the chunks over the ranks of an MPI job (mpirun -np K piles ...)");
+}
+
+JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_shards,
+                   bool cpu_only) {
+  JobSetup setup;
+  job::Options& o = setup.options;
+  o.checkpoint = args.checkpoint;
+  if (!args.shard.empty()) o.shard = job::parse_shard(args.shard, max_shards);
+  if (!args.slice.empty()) o.slice_seconds = parse_seconds(args.slice, "--slice");
+  if (!args.time_limit.empty()) o.time_limit = parse_seconds(args.time_limit, "--time-limit");
+  o.quiet = common.quiet || common.json;
+  CommonOptions device = common;
+  if (cpu_only) device.backend = "cpu";
+  if (args.mpi) {
+    setup.session = std::make_unique<mpi::Session>();
+    o.session = setup.session.get();
+    setup.target = mpi::resolve_rank_backend(*setup.session, device);
+  } else {
+    setup.target = resolve_backend(device);
+  }
+  return setup;
+}
+
+void report_stop(const job::Status& status) {
+  if (status.stopped)
+    throw Stopped(fmt::format(
+        "time limit reached with {} of {} chunks done; run the same command again to resume "
+        "from the journal",
+        status.chunks_done, status.chunks));
+}
+
+}  // namespace piles::cli

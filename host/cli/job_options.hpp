@@ -1,0 +1,35 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+
+#include "host/common/backend.hpp"
+#include "host/job/driver.hpp"
+#include "host/mpi/chunk_runner.hpp"
+
+namespace piles::cli {
+
+// The flags of every command that runs through the job driver, declared once.
+struct JobArgs {
+  std::string checkpoint, shard, slice, time_limit;
+  bool mpi = false;
+};
+void add_job_options(CLI::App& command, JobArgs& args);
+
+// A run's driver options, MPI session and device, resolved from the flags.
+struct JobSetup {
+  std::unique_ptr<mpi::Session> session;
+  job::Options options;
+  RunTarget target;
+  bool root() const { return !session || session->root(); }
+};
+// `max_shards`: the most shards the job can be cut into. A game solved on the host only
+// (`cpu_only`) gets CPU threads whatever --backend auto finds.
+JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_shards,
+                   bool cpu_only = false);
+
+// After a run's result is printed: exit status 3 when the time limit stopped it.
+void report_stop(const job::Status& status);
+
+}  // namespace piles::cli

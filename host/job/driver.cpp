@@ -1,0 +1,273 @@
+#include "host/job/driver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "host/common/checkpoint.hpp"
+#include "host/common/clock.hpp"
+#include "host/common/error.hpp"
+#include "host/common/output.hpp"
+#include "host/common/parse.hpp"
+#include "host/common/progress.hpp"
+
+namespace piles::job {
+namespace {
+
+bool targeted(const Job& job) {
+  return static_cast<bool>(job.raise);
+}
+
+// A journal line's payload back into a record: "target" and "seconds" are the driver's.
+Record read_record(const Job& job, Chunk chunk, nlohmann::json payload, const std::string& where) {
+  if (chunk >= job.chunk_count)
+    throw UsageError(fmt::format("{}: there are only {} chunks", where, job.chunk_count));
+  Record r;
+  r.resumed = true;
+  try {
+    if (payload.contains("seconds")) r.seconds = payload.at("seconds").get<double>();
+    if (targeted(job)) r.target = payload.at("target").get<int>();
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("{}: malformed chunk record", where));
+  }
+  payload.erase("seconds");
+  payload.erase("target");
+  job.check(chunk, payload, where);
+  r.payload = std::move(payload);
+  return r;
+}
+
+nlohmann::json journal_line(const Job& job, const Record& r) {
+  nlohmann::json line = r.payload;
+  if (targeted(job)) line["target"] = r.target;
+  line["seconds"] = r.seconds;
+  return line;
+}
+
+std::vector<int> round_of_chunks(const Job& job) {
+  std::vector<int> round(job.chunk_count, -1);
+  for (std::size_t r = 0; r < job.rounds.size(); ++r)
+    for (Chunk c : job.rounds[r]) round.at(c) = static_cast<int>(r);
+  return round;
+}
+
+// targets[r]: the start target raised by every record of the rounds before r.
+std::vector<int> round_targets(const Job& job, const Records& records) {
+  const std::vector<int> round = round_of_chunks(job);
+  std::vector<int> targets(job.rounds.size() + 1, job.start_target);
+  std::vector<int> raised(job.rounds.size(), job.start_target);
+  for (const auto& [chunk, record] : records) {
+    int& t = raised[round[chunk]];
+    if (targeted(job)) t = job.raise(t, record.payload);
+  }
+  for (std::size_t r = 0; r < job.rounds.size(); ++r)
+    targets[r + 1] = std::max(targets[r], raised[r]);
+  return targets;
+}
+
+void check_targets(const Job& job, const Records& records, const std::string& source) {
+  if (!targeted(job)) return;
+  const std::vector<int> round = round_of_chunks(job);
+  const std::vector<int> targets = round_targets(job, records);
+  for (const auto& [chunk, record] : records)
+    if (record.target != targets[round[chunk]])
+      throw UsageError(
+          fmt::format("{}: chunk {} was searched from target {}, but the rounds before it give {}",
+                      source, chunk, record.target, targets[round[chunk]]));
+}
+
+Records read_records(const Job& job, const std::map<Chunk, nlohmann::json>& lines,
+                     const std::string& file) {
+  Records records;
+  for (const auto& [chunk, payload] : lines)
+    records.emplace(chunk,
+                    read_record(job, chunk, payload, fmt::format("{}: chunk {}", file, chunk)));
+  return records;
+}
+
+bool round_complete(const Job& job, int r, const Records& records) {
+  return std::all_of(job.rounds[r].begin(), job.rounds[r].end(),
+                     [&](Chunk c) { return records.count(c) > 0; });
+}
+
+// One round's chunks spread over the ranks of an MPI job: each rank runs whole grants on its
+// own engine; results travel as their journal payloads.
+void run_round_mpi(const Job& job, const mpi::Session& session, const std::vector<Chunk>& todo,
+                   int target, const RunTarget& run, double slice_seconds, SliceSizer& sizer,
+                   const ChunkDone& done) {
+  mpi::ChunkWork work;
+  work.todo = todo;
+  work.slice_seconds = slice_seconds;
+  const std::uint64_t per_chunk =
+      std::max<std::uint64_t>(1, job.rounds.back().empty() ? 1 : job.weight(job.rounds.back()[0]));
+  work.min_grant = (job.slice_floor(run) + per_chunk - 1) / per_chunk;
+  // One thread of each rank computes (rank 0's second thread), so one sizer serves it.
+  work.compute = [&](const std::vector<Chunk>& grant) {
+    std::map<Chunk, std::string> lines;
+    select_device(run);
+    run_in_slices(grant, job.weight, sizer, [&](const std::vector<Chunk>& slice) {
+      job.run(slice, target, run, [&](Chunk c, nlohmann::json payload, double seconds) {
+        lines[c] = nlohmann::json{{"payload", std::move(payload)}, {"seconds", seconds}}.dump();
+      });
+    });
+    std::vector<std::string> out;
+    for (Chunk c : grant) out.push_back(lines.at(c));
+    return out;
+  };
+  work.collect = [&](Chunk chunk, const std::string& message) {
+    const nlohmann::json j = nlohmann::json::parse(message);
+    const std::string where = fmt::format("chunk {} from a rank", chunk);
+    job.check(chunk, j.at("payload"), where);
+    done(chunk, j.at("payload"), j.at("seconds").get<double>());
+  };
+  mpi::run_chunks(session, work);
+}
+
+void check_options(const Options& options) {
+  if (options.shard && options.checkpoint.empty())
+    throw UsageError("--shard: needs --checkpoint FILE to write the shard's partial result to");
+  if (options.time_limit && options.checkpoint.empty())
+    throw UsageError("--time-limit: needs --checkpoint FILE to keep what the run finished");
+  if (options.time_limit && options.session)
+    throw UsageError("--time-limit: not with --mpi (stop an MPI job with its scheduler)");
+  if (!(options.slice_seconds > 0))
+    throw UsageError(
+        fmt::format("--slice: {} is not a positive number of seconds", options.slice_seconds));
+}
+
+}  // namespace
+
+Shard parse_shard(std::string_view text, int max_count) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos)
+    throw UsageError(fmt::format("--shard: '{}' is not of the form I/K", text));
+  Shard shard;
+  shard.count = static_cast<int>(parse_int(text.substr(slash + 1), "--shard K", 1, max_count));
+  shard.index = static_cast<int>(parse_int(text.substr(0, slash), "--shard I", 0, shard.count - 1));
+  return shard;
+}
+
+Outcome run(const Job& job, const Options& options, const RunTarget& target) {
+  const auto start = std::chrono::steady_clock::now();
+  check_options(options);
+  const bool root = !options.session || options.session->root();
+  Outcome out;
+  Status& status = out.status;
+  status.shard = options.shard;
+  status.chunks = job.chunk_count;
+  std::unique_ptr<ChunkJournal> journal;
+  Records& records = out.records;
+  if (root && !options.checkpoint.empty()) {
+    journal = std::make_unique<ChunkJournal>(options.checkpoint, job.identity);
+    records = read_records(job, journal->done(), options.checkpoint);
+    check_targets(job, records, options.checkpoint);
+  }
+  status.chunks_resumed = static_cast<int>(records.size());
+
+  // Lay out every round's work first, so that the progress bar knows the total.
+  auto owned = [&](Chunk c) { return !options.shard || options.shard->owns(c); };
+  const int rounds = static_cast<int>(job.rounds.size());
+  std::vector<std::vector<Chunk>> todo(rounds);
+  std::uint64_t total = 0;
+  for (int r = 0; r < rounds; ++r)
+    for (Chunk c : job.rounds[r])
+      if ((owned(c) || r < job.shared_rounds) && !records.count(c)) {
+        todo[r].push_back(c);
+        total += job.weight(c);
+      }
+
+  Progress progress(job.label, total, job.unit, options.quiet || !root);
+  select_device(target);
+  const std::uint64_t floor = job.slice_floor(target);
+  SliceSizer sizer(options.slice_seconds, floor, floor);
+  auto out_of_time = [&] {
+    return options.time_limit && seconds_since(start) >= *options.time_limit;
+  };
+  std::mutex done_mutex;
+  std::vector<int> targets = round_targets(job, records);
+  for (int r = 0; r < rounds && !status.stopped; ++r) {
+    int round_target = targets[r];
+    // Only rank 0 holds the records: the others learn each round's target from it.
+    if (options.session && targeted(job))
+      round_target = std::stoi(mpi::broadcast(*options.session, std::to_string(round_target)));
+    const ChunkDone record = [&](Chunk c, nlohmann::json payload, double seconds) {
+      const std::lock_guard lock(done_mutex);
+      Record rec{std::move(payload), round_target, seconds, false};
+      if (journal) journal->append(c, journal_line(job, rec));
+      records.emplace(c, std::move(rec));
+      progress.add(job.weight(c));
+    };
+    if (options.session)
+      run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,
+                    sizer, record);
+    else
+      status.stopped = !run_in_slices(
+          todo[r], job.weight, sizer,
+          [&](const std::vector<Chunk>& slice) { job.run(slice, round_target, target, record); },
+          out_of_time);
+    if (!root || status.stopped) continue;
+    targets = round_targets(job, records);
+    if (job.round_done && !options.shard && round_complete(job, r, records))
+      job.round_done(r, records);
+  }
+  progress.finish();
+  out.seconds = seconds_since(start);
+  if (!root) return out;
+  status.chunks_done = static_cast<int>(records.size());
+  std::erase_if(records, [&](const auto& entry) { return !owned(entry.first); });
+  if (status.complete() && records.size() != job.chunk_count)
+    throw std::runtime_error(
+        fmt::format("the run ended with {} of {} chunks", records.size(), job.chunk_count));
+  return out;
+}
+
+void read_identity(const std::string& file, const std::string& game,
+                   const std::function<void(const nlohmann::json& problem)>& read) {
+  const nlohmann::json problem = read_journal(file).problem;
+  const std::string name = game.empty() ? game : char(std::toupper(game[0])) + game.substr(1);
+  try {
+    if (problem.value("game", "") == game) return read(problem);
+  } catch (const nlohmann::json::exception&) {
+  }
+  throw UsageError(fmt::format("{}: not a {} journal", file, name));
+}
+
+Outcome merge(const Job& job, const std::vector<std::string>& journals) {
+  if (journals.empty()) throw UsageError("merge: no journal files given");
+  Outcome out;
+  out.status.merged = true;
+  out.status.chunks = job.chunk_count;
+  Records& records = out.records;
+  for (const std::string& file : journals) {
+    const JournalContents contents = read_journal(file);
+    if (contents.problem != job.identity)
+      throw UsageError(fmt::format("{}: the journal is for a different problem than {}", file,
+                                   journals.front()));
+    for (auto& [chunk, record] : read_records(job, contents.chunks, file)) {
+      const auto [it, fresh] = records.emplace(chunk, record);
+      if (!fresh && (it->second.payload != record.payload || it->second.target != record.target))
+        throw UsageError(fmt::format(
+            "{}: chunk {} disagrees with the same chunk in an earlier file", file, chunk));
+    }
+  }
+  std::vector<Chunk> missing;
+  for (Chunk c = 0; c < job.chunk_count && missing.size() < 8; ++c)
+    if (!records.count(c)) missing.push_back(c);
+  if (!missing.empty())
+    throw UsageError(fmt::format("merge: {} of {} chunks are missing (first: {})",
+                                 job.chunk_count - records.size(), job.chunk_count,
+                                 comma_list(missing)));
+  check_targets(job, records, "merge");
+  out.status.chunks_resumed = out.status.chunks_done = static_cast<int>(records.size());
+  for (const auto& [chunk, record] : records) out.seconds += record.seconds;
+  if (job.round_done)
+    for (int r = 0; r < static_cast<int>(job.rounds.size()); ++r) job.round_done(r, records);
+  return out;
+}
+
+}  // namespace piles::job

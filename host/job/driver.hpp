@@ -1,0 +1,115 @@
+#pragma once
+
+// The one driver of every long run (DESIGN.md section 11). A game describes its job: an
+// identity, numbered chunks in rounds, how chunks run on an engine, how a round's target
+// follows from the rounds before it. The driver does the rest for every game alike: journal and
+// resume, shards and merge, MPI, progress, slices of about --slice seconds, --time-limit, and
+// the check that no chunk is missing.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/common/backend.hpp"
+#include "host/common/slices.hpp"
+#include "host/mpi/chunk_runner.hpp"
+
+namespace piles::job {
+
+using Chunk = std::uint64_t;
+
+// Shard I of K: the chunks whose number is I modulo K.
+struct Shard {
+  int index = 0, count = 1;
+  bool owns(Chunk chunk) const { return chunk % count == static_cast<Chunk>(index); }
+};
+// Parses "I/K" with 0 <= I < K <= max_count; throws UsageError.
+Shard parse_shard(std::string_view text, int max_count);
+
+// One finished chunk: the game's partial result, the target its round ran with and the seconds
+// its engine took. The journal line holds the payload with "target" and "seconds" added.
+struct Record {
+  nlohmann::json payload;
+  int target = 0;
+  double seconds = 0;
+  bool resumed = false;  // read from a journal (or merged), not computed by this run
+};
+using Records = std::map<Chunk, Record>;
+
+// Called once per finished chunk, never by two threads at once.
+using ChunkDone = std::function<void(Chunk, nlohmann::json payload, double seconds)>;
+
+struct Job {
+  nlohmann::json identity;  // what a journal must name to belong to this job
+  Chunk chunk_count = 0;
+  // Every chunk in exactly one round, in the order it runs. Rounds run one after another.
+  std::vector<std::vector<Chunk>> rounds;
+  // The first rounds run whole in every shard: the targets of later rounds depend on them.
+  int shared_rounds = 0;
+  // Targets: a round starts from start_target raised by every record of the rounds before it.
+  // Without `raise` the job has no targets.
+  int start_target = 0;
+  std::function<int(int target, const nlohmann::json& payload)> raise;
+  // Units of work in a chunk (the progress bar's, and the slices'), and the fewest units worth
+  // one engine call on a target.
+  std::function<std::uint64_t(Chunk)> weight;
+  std::function<std::uint64_t(const RunTarget&)> slice_floor;
+  std::string label, unit;  // for the progress bar: "topswops n=13", "prefixes"
+  // Throws UsageError naming `where` unless the payload is a well-formed result of the chunk.
+  std::function<void(Chunk, const nlohmann::json& payload, const std::string& where)> check;
+  // Runs the chunks with the round's target on the target device (selected already),
+  // reporting each one to `done` as it finishes.
+  std::function<void(const std::vector<Chunk>&, int target, const RunTarget&, const ChunkDone&)>
+      run;
+  // Optional: on rank 0 of a run that is not a shard, each round once all its chunks are in
+  // (resumed or computed), in order; in a merge, every round.
+  std::function<void(int round, const Records&)> round_done;
+};
+
+struct Options {
+  std::string checkpoint;  // journal file; empty: none
+  std::optional<Shard> shard;
+  const mpi::Session* session = nullptr;  // --mpi: chunks spread over the job's ranks
+  double slice_seconds = default_slice_seconds;
+  std::optional<double> time_limit;  // stop at the first slice boundary after it
+  bool quiet = false;                // no progress bar
+};
+
+// How much of a job a result covers, for every game's report alike.
+struct Status {
+  std::optional<Shard> shard;
+  Chunk chunks = 0;        // in the whole job
+  int chunks_resumed = 0;  // read from the journal instead of computed
+  int chunks_done = 0;     // in the journal when the run ended
+  bool stopped = false;    // the time limit ended the run: the same command resumes
+  bool merged = false;     // made by merge from journals
+
+  bool complete() const { return !shard && !stopped; }
+};
+
+struct Outcome {
+  Records records;  // on rank 0: every chunk, or the shard's, or those done when stopped
+  Status status;
+  double seconds = 0;  // wall clock of the run; of a merge, the chunks' seconds added up
+};
+
+// Runs the job (or its shard). Under MPI every rank calls it; rank 0 keeps the journal and
+// returns the records, the others an empty outcome.
+Outcome run(const Job& job, const Options& options, const RunTarget& target);
+
+// The problem a journal names, for a game to build the job that merges it. Throws UsageError
+// naming the file unless the journal is one of `game` ("topswops", ...); `read` takes the
+// fields it needs, and a field missing or of the wrong type is a UsageError too.
+void read_identity(const std::string& file, const std::string& game,
+                   const std::function<void(const nlohmann::json& problem)>& read);
+
+// Combines the journals of shards into the whole job; refuses journals of other problems,
+// chunks that disagree, missing chunks and chunks run with the wrong target.
+Outcome merge(const Job& job, const std::vector<std::string>& journals);
+
+}  // namespace piles::job

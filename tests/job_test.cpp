@@ -1,0 +1,178 @@
+// Every game that runs through the job driver gives the answer of a plain run after a kill -9
+// and a resume, and after shards and a merge.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host/common/checkpoint.hpp"
+#include "tests/support/run_piles.hpp"
+
+namespace fs = std::filesystem;
+using piles::testing::run_piles;
+
+namespace {
+
+struct Case {
+  std::string name;
+  std::vector<std::string> args;  // the run, without --checkpoint and --shard
+  std::string merge;              // the game's merge command
+  std::vector<std::string> how;   // keys that say how, not what (time, threads, resumption)
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
+
+std::vector<Case> cases() {
+  return {{"topswops",
+           {"topswops", "solve", "13"},
+           "topswops merge",
+           {"seconds", "nodes_per_second", "chunks_resumed", "threads", "backend", "device"}},
+          {"bulgarian",
+           {"bulgarian", "analyze", "60..75"},
+           "bulgarian merge",
+           {"seconds", "threads", "backend", "device"}},
+          {"babylon",
+           {"babylon", "table", "--colors", "2", "--max-chips", "40"},
+           "babylon merge",
+           {"seconds", "states"}}};
+}
+
+std::string words(const std::vector<std::string>& args) {
+  std::string s;
+  for (const std::string& a : args) s += " " + a;
+  return s;
+}
+
+// The answers printed (one JSON object per line), without how they were computed.
+std::vector<nlohmann::json> answers(const std::string& out, const Case& c) {
+  std::vector<nlohmann::json> all;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    for (const std::string& key : c.how) j.erase(key);
+    all.push_back(j);
+  }
+  return all;
+}
+
+std::vector<nlohmann::json> plain(const Case& c) {
+  const auto r = run_piles(words(c.args) + " --threads 2 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  return answers(r.out, c);
+}
+
+int count_lines(const std::string& path) {
+  std::ifstream in(path);
+  return static_cast<int>(
+      std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+}
+
+// Runs the case on one thread writing `journal` and kills it (SIGKILL) once the journal holds
+// `lines` lines. A run too quick to catch is cut to `lines` lines afterwards instead, which is
+// what the kill leaves (every line is flushed as it is written).
+void kill_at(const Case& c, const std::string& journal, int lines) {
+  std::vector<std::string> args = c.args;
+  for (const char* a : {"--threads", "1", "--quiet", "--slice", "0.01", "--checkpoint"})
+    args.push_back(a);
+  args.push_back(journal);
+  std::vector<char*> argv{const_cast<char*>("piles")};
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execv(PILES_BINARY, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (count_lines(journal) < lines && waitpid(pid, &status, WNOHANG) != pid)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (kill(pid, SIGKILL) == 0) waitpid(pid, &status, 0);
+  std::ifstream in(journal);
+  std::string kept, line;
+  for (int i = 0; i < lines && std::getline(in, line); ++i) kept += line + "\n";
+  in.close();
+  // A kill in the middle of a write leaves half a line: it must be dropped, not refused.
+  std::ofstream(journal, std::ios::trunc) << kept << "7 {\"histo";
+}
+
+class JobDriver : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    char dir_template[] = "/tmp/piles_job_XXXXXX";
+    dir_ = mkdtemp(dir_template);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_P(JobDriver, KilledRunResumesToThePlainAnswer) {
+  const Case& c = GetParam();
+  const std::string journal = file("journal");
+  kill_at(c, journal, 6);
+  const std::size_t kept = piles::read_journal(journal).chunks.size();
+  EXPECT_EQ(kept, 5u);
+  const auto resumed = run_piles(words(c.args) + " --threads 2 --json --checkpoint " + journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(answers(resumed.out, c), plain(c));
+  EXPECT_GT(piles::read_journal(journal).chunks.size(), kept);
+}
+
+TEST_P(JobDriver, ShardsMergeToThePlainAnswer) {
+  const Case& c = GetParam();
+  std::string files;
+  for (int i = 0; i < 3; ++i) {
+    const std::string journal = file("shard" + std::to_string(i));
+    const auto r = run_piles(words(c.args) + " --threads 1 --quiet --shard " + std::to_string(i) +
+                             "/3 --checkpoint " + journal);
+    ASSERT_EQ(r.status, 0) << r.err;
+    files += " " + journal;
+  }
+  const auto merged = run_piles(c.merge + files + " --json");
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(answers(merged.out, c), plain(c));
+
+  const auto missing = run_piles(c.merge + " " + file("shard0") + " " + file("shard2"));
+  EXPECT_TRUE(piles::testing::is_usage_error(missing, "missing"));
+}
+
+TEST_P(JobDriver, TimeLimitStopsWithStatusThreeAndResumes) {
+  const Case& c = GetParam();
+  const std::string journal = file("journal");
+  const auto stopped = run_piles(
+      words(c.args) + " --quiet --slice 0.001 --time-limit 0.001 --checkpoint " + journal);
+  EXPECT_EQ(stopped.status, 3) << stopped.err;
+  EXPECT_NE(stopped.err.find("piles: stopped: "), std::string::npos) << stopped.err;
+  const auto resumed = run_piles(words(c.args) + " --threads 2 --json --checkpoint " + journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(answers(resumed.out, c), plain(c));
+}
+
+TEST_P(JobDriver, AJournalOfAnotherGameIsRefused) {
+  const Case& c = GetParam();
+  const std::string journal = file("other");
+  const auto other = run_piles("topswops solve 5 --quiet --checkpoint " + journal);
+  ASSERT_EQ(other.status, 0) << other.err;
+  if (c.name == "topswops") GTEST_SKIP() << "the journal is this game's";
+  EXPECT_TRUE(piles::testing::is_usage_error(run_piles(words(c.args) + " --checkpoint " + journal),
+                                             journal));
+  EXPECT_TRUE(piles::testing::is_usage_error(run_piles(c.merge + " " + journal), journal));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGame, JobDriver, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
