@@ -55,8 +55,7 @@ void run_forward(const PartitionTable& table, const RunTarget& target, Analysis&
   if (target.backend == Backend::gpu) {
 #ifdef PILES_HAVE_CUDA
     check_forward_size(table.n(), gpu::free_device_memory(), "free GPU memory");
-    gpu::ForwardResult r = gpu::bulgarian_forward(table.view());
-    counts = {std::move(r.histogram), r.garden_of_eden, std::move(r.cycle_ranks)};
+    counts = gpu::bulgarian_forward(table.view());
 #endif
   } else {
     check_forward_size(table.n(), host_memory() / 2, "half the host memory");
@@ -144,26 +143,6 @@ Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progre
   finish_analysis(a);
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return a;
-}
-
-nlohmann::json to_json(const Analysis& a) {
-  nlohmann::json lengths = nlohmann::json::object();
-  for (const auto& [length, count] : a.cycle_lengths) lengths[std::to_string(length)] = count;
-  return {{"n", a.n},
-          {"partitions", a.partitions},
-          {"cycles", a.cycles},
-          {"cycle_lengths", lengths},
-          {"max_transient", a.max_transient()},
-          {"max_transient_count", a.max_transient_count()},
-          {"garden_of_eden", a.garden_of_eden},
-          {"transient_histogram", a.transient_histogram},
-          {"griggs_ho", griggs_ho(a.n)},
-          {"conjecture_holds", a.conjecture_holds()},
-          {"engine", engine_name(a.engine)},
-          {"backend", backend_name(a.target.backend)},
-          {"device", a.target.device},
-          {"threads", a.target.threads},
-          {"seconds", a.seconds}};
 }
 
 }  // namespace piles::bulgarian

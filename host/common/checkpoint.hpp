@@ -36,7 +36,6 @@ class ChunkJournal {
   ChunkJournal(const ChunkJournal&) = delete;
   ChunkJournal& operator=(const ChunkJournal&) = delete;
 
-  const std::filesystem::path& path() const { return path_; }
   // The chunks finished in earlier runs (appends made through this object are not added).
   const std::map<std::uint64_t, nlohmann::json>& done() const { return done_; }
 

@@ -24,14 +24,6 @@
 
 namespace piles::mpi {
 
-bool available() {
-#ifdef PILES_HAVE_MPI
-  return true;
-#else
-  return false;
-#endif
-}
-
 RunTarget resolve_rank_backend(const Session& session, const CommonOptions& options) {
 #ifdef PILES_HAVE_CUDA
   gpu::use_device(session.local_rank());

@@ -10,9 +10,6 @@
 
 namespace piles::mpi {
 
-// True when this build of piles has MPI support.
-bool available();
-
 // The MPI environment of one `--mpi` run: initialised on construction, finalised on
 // destruction. Throws UsageError in a build without MPI.
 class Session {
