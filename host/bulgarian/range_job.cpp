@@ -65,19 +65,27 @@ class RangeJob {
     j.weight = [this](job::Chunk c) {
       return std::max<std::uint64_t>(1, partitions_[c / chunks_] / chunks_);
     };
-    j.slice_floor = [](const RunTarget&) { return std::uint64_t{1}; };
+    // On the CPU a slice gives every thread a chunk of the largest n.
+    j.slice_floor = [this, weight = j.weight](const RunTarget& run) {
+      return run.backend == Backend::gpu ? 1 : run.threads * weight(last_chunk());
+    };
     j.label = first_ == last_ ? fmt::format("bulgarian n={}", first_)
                               : fmt::format("bulgarian n={}..{}", first_, last_);
     j.unit = "partitions";
     j.check = [](job::Chunk, const nlohmann::json& payload, const std::string& where) {
       counts_from_json(payload, where);
     };
+    // The GPU walks one chunk at a time; CPU threads take one chunk each, which keeps them
+    // all busy to the end of the slice rather than of every chunk.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
                    const job::ChunkDone& done) {
-      for (const job::Chunk c : chunks) {
+      const bool gpu = run.backend == Backend::gpu;
+      const int n = static_cast<int>(chunks.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(gpu ? 1 : run.threads)
+      for (int i = 0; i < n; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        const ForestCounts counts = walk(c, run);
-        done(c, counts_to_json(counts), seconds_since(start));
+        const ForestCounts counts = walk(chunks[i], gpu);
+        done(chunks[i], counts_to_json(counts), seconds_since(start));
       }
     };
     j.round_done = [this](int round, const job::Records& records) { finish(round, records); };
@@ -85,7 +93,9 @@ class RangeJob {
   }
 
  private:
-  job::Chunk first_chunk(int n) const { return static_cast<job::Chunk>(n - first_) * chunks_; }
+  job::Chunk first_chunk(int n) const {
+    return static_cast<job::Chunk>(n - first_) * chunks_;
+  }
 
   const ForestTop& top(int n) {
     const std::lock_guard lock(mutex_);
@@ -95,14 +105,18 @@ class RangeJob {
     return it->second;
   }
 
-  ForestCounts walk(job::Chunk chunk, const RunTarget& run) {
+  job::Chunk last_chunk() const {
+    return static_cast<job::Chunk>(last_ - first_ + 1) * chunks_ - 1;
+  }
+
+  ForestCounts walk(job::Chunk chunk, bool gpu) {
     const int n = first_ + static_cast<int>(chunk / chunks_);
     const std::size_t c = chunk % chunks_;
     const std::vector<ForestWalker>& all = top(n).subtrees;
     std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks_,
                                    all.begin() + all.size() * (c + 1) / chunks_);
-    if (run.backend == Backend::gpu) return walk_subtrees_gpu(std::move(part), depth_bound(n));
-    return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr);
+    if (gpu) return walk_subtrees_gpu(std::move(part), depth_bound(n));
+    return walk_subtrees_cpu(std::move(part), depth_bound(n), 1, nullptr);
   }
 
   // Every chunk of n is in: the analysis of n, checked against p(n).
