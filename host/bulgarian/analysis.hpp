@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,8 +48,6 @@ Engine choose_engine(std::string_view name);
 // backward engine on CPU threads; may be null); throws UsageError for sizes the engine cannot
 // take. Ranges, journals, shards and MPI go through analyze_range (range_job.hpp).
 Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress = nullptr);
-
-nlohmann::json to_json(const Analysis& a);
 
 // Cycle count and lengths from the partitions on cycles, by playing each cycle once.
 void count_cycles(int n, Analysis& a);

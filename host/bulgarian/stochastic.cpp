@@ -11,7 +11,6 @@
 
 #include "core/bulgarian.hpp"
 #include "host/common/error.hpp"
-#include "host/common/output.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/bulgarian_random.hpp"
 #endif
@@ -110,24 +109,6 @@ double RandomResult::distance_to_triangle() const {
   for (std::size_t i = 0; i < std::max(mean.size(), tri.size()); ++i)
     d += std::abs((i < mean.size() ? mean[i] : 0.0) - (i < tri.size() ? tri[i] : 0));
   return d;
-}
-
-nlohmann::json to_json(const RandomResult& r) {
-  return {{"n", r.n},
-          {"p", r.spec.p},
-          {"runs", r.spec.runs},
-          {"steps", r.spec.steps},
-          {"seed", r.spec.seed},
-          {"start", r.spec.start},
-          {"mean_shape", r.mean_shape()},
-          {"mean_piles", r.mean_piles()},
-          {"triangle", r.triangle()},
-          {"distance_to_triangle", r.distance_to_triangle()},
-          {"shape_sums", r.shape_sums},
-          {"backend", backend_name(r.target.backend)},
-          {"device", r.target.device},
-          {"threads", r.target.threads},
-          {"seconds", r.seconds}};
 }
 
 std::string random_plot_script(const RandomResult& r) {

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -38,8 +37,6 @@ std::uint64_t probability_threshold(double p);
 
 // Checks the spec (UsageError naming the bad value) and runs every chain on the target.
 RandomResult run_random(const RandomSpec& spec, const RunTarget& target);
-
-nlohmann::json to_json(const RandomResult& r);
 
 // gnuplot commands (no terminal, no output) drawing the mean shape against the triangle.
 std::string random_plot_script(const RandomResult& r);

@@ -9,6 +9,7 @@
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/graph.hpp"
 #include "host/bulgarian/range_job.hpp"
+#include "host/bulgarian/report.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "host/cli/commands.hpp"
@@ -22,23 +23,10 @@ namespace {
 
 void run_trace(const std::string& text, const CommonOptions& common) {
   const bulgarian::Trace t = bulgarian::trace(bulgarian::parse_partition(text));
-  if (common.json) {
-    emit_json({{"start", t.start},
-               {"trace", t.partitions},
-               {"transient", t.transient},
-               {"cycle_length", t.cycle_length}});
-    return;
-  }
-  const int n = std::accumulate(t.start.begin(), t.start.end(), 0);
-  fmt::print("start         {}   n = {}\ntransient     {}\ncycle length  {}\n", paren_list(t.start),
-             n, t.transient, t.cycle_length);
-  if (common.quiet) return;
-  for (std::size_t i = 0; i < t.partitions.size(); ++i) {
-    const char* mark = static_cast<int>(i) == t.transient                   ? "   <- cycle"
-                       : i + 1 == t.partitions.size() && t.cycle_length > 1 ? "   (repeat)"
-                                                                            : "";
-    fmt::print("{:5}  {}{}\n", i, paren_list(t.partitions[i]), mark);
-  }
+  if (common.json)
+    emit_json(bulgarian::to_json(t));
+  else
+    fmt::print("{}", bulgarian::to_text(t, common.quiet));
 }
 
 struct AnalyzeOptions {
@@ -48,52 +36,22 @@ struct AnalyzeOptions {
   JobArgs job;
 };
 
-void print_analysis(const bulgarian::Analysis& a, bool quiet) {
-  std::string lengths;
-  for (const auto& [length, count] : a.cycle_lengths)
-    lengths += fmt::format("{}length {}: {}", lengths.empty() ? "" : ", ", length, count);
-  const int formula = bulgarian::griggs_ho(a.n);
-  fmt::print(
-      "n = {}\n"
-      "  partitions         {}\n"
-      "  cycles             {}  ({})\n"
-      "  longest transient  {} moves, {} partition{}\n"
-      "  Griggs-Ho formula  {}  ({})\n"
-      "  Garden of Eden     {}\n",
-      a.n, a.partitions, a.cycles, lengths, a.max_transient(), a.max_transient_count(),
-      a.max_transient_count() == 1 ? "" : "s", formula, a.conjecture_holds() ? "holds" : "FAILS",
-      a.garden_of_eden);
-  if (!quiet) {
-    std::string histogram;
-    for (std::size_t d = 0; d < a.transient_histogram.size(); ++d)
-      histogram += fmt::format("{}{}:{}", d == 0 ? "" : " ", d, a.transient_histogram[d]);
-    fmt::print("  moves to cycle     {}\n  engine             {}, {}, {} thread{}, {:.3f} s\n",
-               histogram, bulgarian::engine_name(a.engine), a.target.device, a.target.threads,
-               a.target.threads == 1 ? "" : "s", a.seconds);
+// Flushed at once (emit_json flushes too), as run_analyze needs.
+void print_result(const bulgarian::Analysis& a, const CommonOptions& common) {
+  if (common.json) {
+    emit_json(bulgarian::to_json(a));
+    return;
   }
+  fmt::print("{}", bulgarian::to_text(a, common.quiet));
   std::fflush(stdout);
 }
 
-void print_result(const bulgarian::Analysis& a, const CommonOptions& common) {
-  if (common.json)
-    emit_json(bulgarian::to_json(a));
-  else
-    print_analysis(a, common.quiet);
-}
-
-// A shard prints no n (each needs every chunk): it says what its journal holds.
 void print_shard(const job::Status& status, const CommonOptions& common) {
   if (!status.shard) return;
-  const std::string shard = fmt::format("{}/{}", status.shard->index, status.shard->count);
   if (common.json)
-    emit_json({{"shard", shard},
-               {"complete", false},
-               {"chunks", status.chunks},
-               {"chunks_done", status.chunks_done},
-               {"chunks_resumed", status.chunks_resumed}});
+    emit_json(bulgarian::shard_json(status));
   else
-    fmt::print("shard {}: {} of {} chunks in the journal (a partial result: merge the journals)\n",
-               shard, status.chunks_done, status.chunks);
+    fmt::print("{}", bulgarian::shard_text(status));
 }
 
 // The backward engine runs through the job driver; each n is printed as soon as it is done, so
@@ -171,24 +129,10 @@ void run_random(const RandomOptions& options, const CommonOptions& common) {
   const bulgarian::RandomResult r =
       bulgarian::run_random(parse_random(options), resolve_backend(common));
   if (!options.plot.empty()) bulgarian::plot_random(r, options.plot);
-  if (common.json) {
+  if (common.json)
     emit_json(bulgarian::to_json(r));
-    return;
-  }
-  std::string mean;
-  for (const double v : r.mean_shape())
-    mean += fmt::format("{}{:.3f}", mean.empty() ? "" : ", ", v);
-  fmt::print(
-      "n = {}, p = {}, {} steps from {}, {} runs, seed {}\n"
-      "  mean shape          ({})\n"
-      "  triangle            {}\n"
-      "  distance            {:.3f}  (sum of |mean - triangle| over the piles)\n"
-      "  mean piles          {:.3f}\n",
-      r.n, r.spec.p, r.spec.steps, paren_list(r.spec.start), r.spec.runs, r.spec.seed, mean,
-      paren_list(r.triangle()), r.distance_to_triangle(), r.mean_piles());
-  if (!common.quiet)
-    fmt::print("  backend             {}, {} thread{}, {:.3f} s\n", r.target.device,
-               r.target.threads, r.target.threads == 1 ? "" : "s", r.seconds);
+  else
+    fmt::print("{}", bulgarian::to_text(r, common.quiet));
 }
 
 }  // namespace

@@ -1,0 +1,136 @@
+// Text and JSON of Bulgarian solitaire results; the keys are those of DESIGN.md section 9.
+#include "host/bulgarian/report.hpp"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+#include "core/bulgarian.hpp"
+#include "host/common/output.hpp"
+
+namespace piles::bulgarian {
+namespace {
+
+std::string shard_name(const job::Status& status) {
+  return fmt::format("{}/{}", status.shard->index, status.shard->count);
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Trace& t) {
+  return {{"start", t.start},
+          {"trace", t.partitions},
+          {"transient", t.transient},
+          {"cycle_length", t.cycle_length}};
+}
+
+std::string to_text(const Trace& t, bool quiet) {
+  const int n = std::accumulate(t.start.begin(), t.start.end(), 0);
+  std::string out = fmt::format("start         {}   n = {}\ntransient     {}\ncycle length  {}\n",
+                                paren_list(t.start), n, t.transient, t.cycle_length);
+  if (quiet) return out;
+  for (std::size_t i = 0; i < t.partitions.size(); ++i) {
+    const char* mark = static_cast<int>(i) == t.transient                   ? "   <- cycle"
+                       : i + 1 == t.partitions.size() && t.cycle_length > 1 ? "   (repeat)"
+                                                                            : "";
+    out += fmt::format("{:5}  {}{}\n", i, paren_list(t.partitions[i]), mark);
+  }
+  return out;
+}
+
+nlohmann::json to_json(const Analysis& a) {
+  nlohmann::json lengths = nlohmann::json::object();
+  for (const auto& [length, count] : a.cycle_lengths) lengths[std::to_string(length)] = count;
+  return {{"n", a.n},
+          {"partitions", a.partitions},
+          {"cycles", a.cycles},
+          {"cycle_lengths", lengths},
+          {"max_transient", a.max_transient()},
+          {"max_transient_count", a.max_transient_count()},
+          {"garden_of_eden", a.garden_of_eden},
+          {"transient_histogram", a.transient_histogram},
+          {"griggs_ho", griggs_ho(a.n)},
+          {"conjecture_holds", a.conjecture_holds()},
+          {"engine", engine_name(a.engine)},
+          {"backend", backend_name(a.target.backend)},
+          {"device", a.target.device},
+          {"threads", a.target.threads},
+          {"seconds", a.seconds}};
+}
+
+std::string to_text(const Analysis& a, bool quiet) {
+  std::string lengths;
+  for (const auto& [length, count] : a.cycle_lengths)
+    lengths += fmt::format("{}length {}: {}", lengths.empty() ? "" : ", ", length, count);
+  std::string out = fmt::format(
+      "n = {}\n"
+      "  partitions         {}\n"
+      "  cycles             {}  ({})\n"
+      "  longest transient  {} moves, {} partition{}\n"
+      "  Griggs-Ho formula  {}  ({})\n"
+      "  Garden of Eden     {}\n",
+      a.n, a.partitions, a.cycles, lengths, a.max_transient(), a.max_transient_count(),
+      a.max_transient_count() == 1 ? "" : "s", griggs_ho(a.n),
+      a.conjecture_holds() ? "holds" : "FAILS", a.garden_of_eden);
+  if (quiet) return out;
+  std::string histogram;
+  for (std::size_t d = 0; d < a.transient_histogram.size(); ++d)
+    histogram += fmt::format("{}{}:{}", d == 0 ? "" : " ", d, a.transient_histogram[d]);
+  out +=
+      fmt::format("  moves to cycle     {}\n  engine             {}, {}, {} thread{}, {:.3f} s\n",
+                  histogram, engine_name(a.engine), a.target.device, a.target.threads,
+                  a.target.threads == 1 ? "" : "s", a.seconds);
+  return out;
+}
+
+nlohmann::json shard_json(const job::Status& status) {
+  return {{"shard", shard_name(status)},
+          {"complete", false},
+          {"chunks", status.chunks},
+          {"chunks_done", status.chunks_done},
+          {"chunks_resumed", status.chunks_resumed}};
+}
+
+std::string shard_text(const job::Status& status) {
+  return fmt::format(
+      "shard {}: {} of {} chunks in the journal (a partial result: merge the journals)\n",
+      shard_name(status), status.chunks_done, status.chunks);
+}
+
+nlohmann::json to_json(const RandomResult& r) {
+  return {{"n", r.n},
+          {"p", r.spec.p},
+          {"runs", r.spec.runs},
+          {"steps", r.spec.steps},
+          {"seed", r.spec.seed},
+          {"start", r.spec.start},
+          {"mean_shape", r.mean_shape()},
+          {"mean_piles", r.mean_piles()},
+          {"triangle", r.triangle()},
+          {"distance_to_triangle", r.distance_to_triangle()},
+          {"shape_sums", r.shape_sums},
+          {"backend", backend_name(r.target.backend)},
+          {"device", r.target.device},
+          {"threads", r.target.threads},
+          {"seconds", r.seconds}};
+}
+
+std::string to_text(const RandomResult& r, bool quiet) {
+  std::string mean;
+  for (const double v : r.mean_shape())
+    mean += fmt::format("{}{:.3f}", mean.empty() ? "" : ", ", v);
+  std::string out = fmt::format(
+      "n = {}, p = {}, {} steps from {}, {} runs, seed {}\n"
+      "  mean shape          ({})\n"
+      "  triangle            {}\n"
+      "  distance            {:.3f}  (sum of |mean - triangle| over the piles)\n"
+      "  mean piles          {:.3f}\n",
+      r.n, r.spec.p, r.spec.steps, paren_list(r.spec.start), r.spec.runs, r.spec.seed, mean,
+      paren_list(r.triangle()), r.distance_to_triangle(), r.mean_piles());
+  if (!quiet)
+    out += fmt::format("  backend             {}, {} thread{}, {:.3f} s\n", r.target.device,
+                       r.target.threads, r.target.threads == 1 ? "" : "s", r.seconds);
+  return out;
+}
+
+}  // namespace piles::bulgarian
