@@ -9,6 +9,7 @@
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
 #include "host/topswops/play.hpp"
+#include "host/topswops/report.hpp"
 #include "host/topswops/solve.hpp"
 
 namespace piles::cli {
@@ -16,20 +17,10 @@ namespace {
 
 void run_play(const std::string& text, const CommonOptions& common) {
   const topswops::Game game = topswops::play(topswops::parse_deck(text));
-  const auto& final_deck = game.trace.back();
-  if (common.json) {
-    emit_json({{"deck", game.start},
-               {"steps", game.steps},
-               {"final", final_deck},
-               {"final_sorted", game.ends_sorted},
-               {"trace", game.trace}});
-    return;
-  }
-  fmt::print("deck   {}\nsteps  {}\nfinal  {}{}\n", comma_list(game.start), game.steps,
-             comma_list(final_deck), game.ends_sorted ? " (sorted)" : "");
-  if (common.quiet) return;
-  for (std::size_t i = 0; i < game.trace.size(); ++i)
-    fmt::print("{:5}  {}\n", i, comma_list(game.trace[i]));
+  if (common.json)
+    emit_json(topswops::to_json(game));
+  else
+    fmt::print("{}", topswops::to_text(game, common.quiet));
 }
 
 struct SolveArgs {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,8 +39,5 @@ Solution solve(const SolveOptions& options, const RunTarget& target);
 // Combines shard journals into the whole answer; refuses journals of different problems,
 // chunks that disagree, missing chunks and chunks run with the wrong target.
 Solution merge(const std::vector<std::string>& journals);
-
-nlohmann::json to_json(const Solution& s);
-std::string to_text(const Solution& s, bool quiet);
 
 }  // namespace piles::topswops

@@ -1,0 +1,21 @@
+#pragma once
+
+// Text and JSON of every Topswops result the command line prints: a played deck and a solve.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "host/topswops/play.hpp"
+#include "host/topswops/solve.hpp"
+
+namespace piles::topswops {
+
+// `topswops play`: quiet leaves out the decks along the game.
+nlohmann::json to_json(const Game& g);
+std::string to_text(const Game& g, bool quiet);
+
+// `topswops solve` and `merge`: quiet leaves out the nodes per level.
+nlohmann::json to_json(const Solution& s);
+std::string to_text(const Solution& s, bool quiet);
+
+}  // namespace piles::topswops
