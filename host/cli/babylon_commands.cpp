@@ -9,7 +9,7 @@
 
 #include "host/babylon/analysis.hpp"
 #include "host/babylon/play.hpp"
-#include "host/babylon/resources.hpp"
+#include "host/babylon/report.hpp"
 #include "host/babylon/solver.hpp"
 #include "host/babylon/start.hpp"
 #include "host/babylon/table.hpp"
@@ -21,8 +21,6 @@
 
 namespace piles::cli {
 namespace {
-
-using babylon::Move;
 
 struct TableOptions {
   std::string colours = "2", max_chips;
@@ -41,130 +39,22 @@ int cpu_threads(const CommonOptions& common) {
   return resolve_threads(common.threads);
 }
 
-double mib(std::uint64_t bytes) {
-  return static_cast<double>(bytes) / (1 << 20);
-}
-
-int total(const std::vector<int>& counts) {
-  int n = 0;
-  for (const int c : counts) n += c;
-  return n;
-}
-
-nlohmann::json move_json(const Move& m) {
-  return {{"top_colour", babylon::colour_name(m.top_colour)},
-          {"top_height", m.top_height},
-          {"bottom_colour", babylon::colour_name(m.bottom_colour)},
-          {"bottom_height", m.bottom_height},
-          {"text", babylon::describe(m)}};
-}
-
-std::string start_text(const std::vector<int>& counts) {
-  std::string s;
-  for (std::size_t c = 0; c < counts.size(); ++c)
-    s +=
-        fmt::format("{}{} {}", c ? ", " : "", counts[c], babylon::colour_name(static_cast<int>(c)));
-  return fmt::format("{} ({} chips)", s, total(counts));
-}
-
 void run_solve(const std::vector<std::string>& args, const CommonOptions& common) {
   const int threads = cpu_threads(common);
   const std::vector<int> counts = babylon::parse_counts(args);
   babylon::Solver solver(threads);
   const babylon::Analysis a = babylon::analyse(counts, solver);
-  const double rate = a.seconds > 0 ? a.searched / a.seconds : 0;
-
-  nlohmann::json winning = nlohmann::json::array();
-  for (const babylon::FirstMove& f : a.moves) {
-    if (a.first_wins && f.wins) winning.push_back(move_json(f.move));
-    if (!a.first_wins)
-      winning.push_back({{"first_move", move_json(f.move)}, {"reply", move_json(*f.reply)}});
-  }
-  if (common.json) {
-    emit_json({{"counts", counts},
-               {"winner", a.first_wins ? "first" : "second"},
-               {"winning_moves", winning},
-               {"states", a.searched},
-               {"seconds", a.seconds},
-               {"states_per_second", rate},
-               {"memo_states", solver.memo_states()},
-               {"memo_bytes", solver.memo_bytes()},
-               {"peak_rss_bytes", babylon::peak_rss_bytes()},
-               {"wide_states", solver.wide_states()},
-               {"backend", "cpu"},
-               {"threads", threads}});
-    return;
-  }
-  fmt::print("start    {}\nwinner   {} player\n", start_text(counts),
-             a.first_wins ? "first" : "second");
-  if (!common.quiet) {
-    if (a.first_wins) {
-      fmt::print("winning first moves:\n");
-      for (const babylon::FirstMove& f : a.moves)
-        if (f.wins) fmt::print("  {}\n", babylon::describe(f.move));
-    } else {
-      fmt::print("every first move, and a winning reply:\n");
-      for (const babylon::FirstMove& f : a.moves)
-        fmt::print("  {}\n    -> {}\n", babylon::describe(f.move), babylon::describe(*f.reply));
-    }
-  }
-  fmt::print("states   {} searched in {:.3f} s ({:.0f} states/s, {} thread{})\n", a.searched,
-             a.seconds, rate, threads, threads == 1 ? "" : "s");
-  fmt::print(
-      "memory   memo {} positions ({} under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
-      solver.memo_states(), solver.wide_states(), mib(solver.memo_bytes()),
-      mib(babylon::peak_rss_bytes()));
+  if (common.json)
+    emit_json(babylon::to_json(a, solver));
+  else
+    fmt::print("{}", babylon::to_text(a, solver, common.quiet));
 }
 
 void print_table(const babylon::Table& t, const CommonOptions& common) {
-  const bool two = t.colours == 2;
-  int disagreements = 0;
-  for (const babylon::TableRow& row : t.rows) {
-    const bool agrees =
-        two && babylon::theorem_second_wins(row.counts[0], row.counts[1]) == !row.first_wins;
-    if (two && !agrees) ++disagreements;
-    if (common.json) {
-      nlohmann::json j = {{"counts", row.counts},
-                          {"chips", row.chips},
-                          {"winner", row.first_wins ? "first" : "second"},
-                          {"states", row.searched},
-                          {"seconds", row.seconds}};
-      if (two) j["theorem_agrees"] = agrees;
-      emit_json(j);
-      continue;
-    }
-    if (common.quiet) continue;
-    if (&row == &t.rows.front())
-      fmt::print("{:<14} {:>5}  {:<7} {:>12} {:>9}{}\n", "counts", "chips", "winner", "states",
-                 "seconds", two ? "  theorem 4.1" : "");
-    fmt::print("{:<14} {:>5}  {:<7} {:>12} {:>9.3f}{}\n", comma_list(row.counts), row.chips,
-               row.first_wins ? "first" : "second", row.searched, row.seconds,
-               two ? (agrees ? "  agrees" : "  DISAGREES") : "");
-  }
-  if (common.json) return;
-  if (two)
-    fmt::print("Georgakopoulos-Winkler Theorem 4.1: {} of {} starts agree\n",
-               t.rows.size() - disagreements, t.rows.size());
-  const std::string scope = t.run.complete() ? ""
-                            : t.run.shard
-                                ? fmt::format(" (shard {}/{}: a partial table, merge the journals)",
-                                              t.run.shard->index, t.run.shard->count)
-                                : " (stopped: a partial table)";
-  if (t.run.merged) {
-    fmt::print(
-        "{} starts, {} colours, up to {} chips: merged from {} chunks, {:.2f} s of "
-        "computing in all\n",
-        t.rows.size(), t.colours, t.max_chips, t.run.chunks, t.seconds);
-    return;
-  }
-  fmt::print(
-      "{} starts{}, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions ({} "
-      "under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
-      t.rows.size(), scope, t.colours, t.max_chips, t.seconds, t.threads, t.threads == 1 ? "" : "s",
-      t.memo_states, t.wide_states, mib(t.memo_bytes), mib(babylon::peak_rss_bytes()));
-  if (t.run.chunks_resumed > 0)
-    fmt::print("resumed {} of {} chip totals from the checkpoint\n", t.run.chunks_resumed,
-               t.run.chunks);
+  if (common.json)
+    for (const nlohmann::json& line : babylon::to_json_lines(t)) emit_json(line);
+  else
+    fmt::print("{}", babylon::to_text(t, common.quiet));
 }
 
 void run_table(const TableOptions& options, const CommonOptions& common) {
