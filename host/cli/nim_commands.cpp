@@ -15,6 +15,7 @@
 #include "host/nim/count.hpp"
 #include "host/nim/direct.hpp"
 #include "host/nim/grundy.hpp"
+#include "host/nim/report.hpp"
 
 namespace piles::cli {
 namespace {
@@ -37,46 +38,21 @@ int cpu_threads(const CommonOptions& common) {
   return resolve_threads(common.threads);
 }
 
-const char* rule_of(std::int64_t k) {
-  if (k == 2) return "(i + 1) mod 2";
-  if (k == 3) return "mex over 2- and 3-way splits";
-  return "i - 1";
-}
-
 void run_grundy(const GrundyOptions& options, const CommonOptions& common) {
-  const int threads = cpu_threads(common);
-  const std::int64_t k = parse_int(options.k, "--k", 2, int64_max);
-  const int upto = static_cast<int>(parse_int(options.upto, "--upto", 1, nim::max_upto(k)));
+  nim::GrundyResult g;
+  g.threads = cpu_threads(common);
+  g.k = parse_int(options.k, "--k", 2, int64_max);
+  const int upto = static_cast<int>(parse_int(options.upto, "--upto", 1, nim::max_upto(g.k)));
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::uint32_t> values;
   {
-    Progress progress(fmt::format("G_{}", k), upto, "piles", common.quiet || k != 3);
-    values = nim::grundy_values(k, upto, threads, &progress);
+    Progress progress(fmt::format("G_{}", g.k), upto, "piles", common.quiet || g.k != 3);
+    g.values = nim::grundy_values(g.k, upto, g.threads, &progress);
   }
-  const double seconds = seconds_since(start);
-  if (common.json) {
-    emit_json({{"k", k},
-               {"values", values},
-               {"rule", rule_of(k)},
-               {"seconds", seconds},
-               {"backend", "cpu"},
-               {"threads", threads}});
-    return;
-  }
-  if (!common.quiet)
-    fmt::print("G_{}(1..{})  rule: {}  ({:.3f} s)\n", k, upto, rule_of(k), seconds);
-  constexpr int per_line = 10;
-  for (int first = 0; first < upto; first += per_line) {
-    fmt::print("{:>7}:", first + 1);
-    for (int i = first; i < std::min(upto, first + per_line); ++i) fmt::print(" {:>5}", values[i]);
-    fmt::print("\n");
-  }
-}
-
-// A JSON number where the count fits 64 bits, else its decimal string (DESIGN.md section 9).
-nlohmann::json json_count(const mpz_class& count) {
-  if (count.fits_ulong_p()) return count.get_ui();
-  return count.get_str();
+  g.seconds = seconds_since(start);
+  if (common.json)
+    emit_json(nim::to_json(g));
+  else
+    fmt::print("{}", nim::to_text(g, common.quiet));
 }
 
 mpz_class count_by_engine(int n, std::optional<std::int64_t> k, const std::string& engine,
@@ -90,46 +66,20 @@ mpz_class count_by_engine(int n, std::optional<std::int64_t> k, const std::strin
 }
 
 void run_count(const CountOptions& options, const CommonOptions& common) {
-  const int threads = cpu_threads(common);
-  const int n = static_cast<int>(parse_int(
+  nim::CountResult c;
+  c.threads = cpu_threads(common);
+  c.engine = options.engine;
+  c.n = static_cast<int>(parse_int(
       options.n, "N", 1, options.engine == "direct" ? nim::max_direct_n : nim::max_count_n));
-  std::optional<std::int64_t> k;
-  if (!options.k.empty()) k = parse_int(options.k, "--k", 2, int64_max);
-  std::optional<std::int64_t> mod;
-  if (!options.mod.empty()) mod = parse_int(options.mod, "--mod", 1, int64_max);
-
+  if (!options.k.empty()) c.k = parse_int(options.k, "--k", 2, int64_max);
+  if (!options.mod.empty()) c.mod = parse_int(options.mod, "--mod", 1, int64_max);
   const auto start = std::chrono::steady_clock::now();
-  const mpz_class count = count_by_engine(n, k, options.engine, threads);
-  const double seconds = seconds_since(start);
-  const mpz_class count_mod = mod ? mpz_class(count % static_cast<long>(*mod)) : mpz_class(0);
-
-  if (common.json) {
-    nlohmann::json out = {{"n", n}};
-    if (k) out["k"] = *k;
-    out["count"] = json_count(count);
-    if (mod) {
-      out["mod"] = *mod;
-      out["count_mod"] = json_count(count_mod);
-    }
-    out.update({{"engine", options.engine},
-                {"seconds", seconds},
-                {"backend", "cpu"},
-                {"threads", threads}});
-    emit_json(out);
-    return;
-  }
-  if (common.quiet) {
-    fmt::print("{}\n", (mod ? count_mod : count).get_str());
-    return;
-  }
-  if (k)
-    fmt::print("f({}, {}): winning positions with {} stones, splits into 2..{} piles\n", n, *k, n,
-               *k);
+  c.count = count_by_engine(c.n, c.k, options.engine, c.threads);
+  c.seconds = seconds_since(start);
+  if (common.json)
+    emit_json(nim::to_json(c));
   else
-    fmt::print("g({}) = f({}, 2) + ... + f({}, {})\n", n, n, n, n);
-  fmt::print("count      {}\n", count.get_str());
-  if (mod) fmt::print("mod        {}\ncount_mod  {}\n", *mod, count_mod.get_str());
-  fmt::print("engine     {}\nseconds    {:.3f}\n", options.engine, seconds);
+    fmt::print("{}", nim::to_text(c, common.quiet));
 }
 
 }  // namespace
