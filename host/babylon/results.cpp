@@ -68,29 +68,51 @@ std::string grid(const Table& t) {
   return out;
 }
 
+// What one memo's table cost, for RUNS.md: its work depends on which thread reached a shared
+// position first, so it stays out of the tables.
+struct Work {
+  int starts = 0;
+  std::uint64_t searched = 0;
+  double seconds = 0;
+};
+
+std::string table_runs(const Table& t) {
+  std::map<int, Work> by_chips;
+  for (const TableRow& row : t.rows) {
+    Work& w = by_chips[row.chips];
+    ++w.starts;
+    w.searched += row.searched;
+    w.seconds += row.seconds;
+  }
+  std::string md = fmt::format(
+      "{:.2f} s on {} thread{}; {}; peak RSS of the process so far {:.1f} MiB. Each start counts "
+      "the positions it added to the shared memo.\n\n| chips | starts | positions searched | "
+      "seconds (summed over starts) |\n|---:|---:|---:|---:|\n",
+      t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t),
+      mib(babylon::peak_rss_bytes()));
+  for (const auto& [chips, w] : by_chips)
+    md += fmt::format("| {} | {} | {} | {:.3f} |\n", chips, w.starts, w.searched, w.seconds);
+  return md;
+}
+
 void write_two_colour(Writer& writer, int max_chips) {
-  const Table t = babylon::solve_table(2, max_chips, writer.target().threads, writer.quiet());
+  const Table t = babylon::solve_table(2, max_chips, writer.target().threads);
   struct PerChips {
     int starts = 0, second = 0;
-    std::uint64_t searched = 0;
-    double seconds = 0;
   };
   std::map<int, PerChips> by_chips;
-  std::string csv = "p,q,chips,winner,theorem_winner,agrees,states,seconds\n";
+  std::string csv = "p,q,chips,winner,theorem_winner,agrees\n";
   int disagreements = 0;
   for (const TableRow& row : t.rows) {
     const int p = row.counts[0], q = row.counts[1];
     const bool theorem_second = babylon::theorem_second_wins(p, q);
     const bool agrees = theorem_second == !row.first_wins;
     if (!agrees) ++disagreements;
-    csv += fmt::format("{},{},{},{},{},{},{},{:.6f}\n", p, q, row.chips,
-                       row.first_wins ? "first" : "second", theorem_second ? "second" : "first",
-                       agrees ? 1 : 0, row.searched, row.seconds);
+    csv += fmt::format("{},{},{},{},{},{}\n", p, q, row.chips, row.first_wins ? "first" : "second",
+                       theorem_second ? "second" : "first", agrees ? 1 : 0);
     PerChips& n = by_chips[row.chips];
     ++n.starts;
     n.second += row.first_wins ? 0 : 1;
-    n.searched += row.searched;
-    n.seconds += row.seconds;
   }
   if (disagreements > 0)
     throw std::runtime_error(
@@ -101,37 +123,24 @@ void write_two_colour(Writer& writer, int max_chips) {
       "negamax over canonical positions. Georgakopoulos and Winkler (Two-Color Babylon, "
       "Theorem 4.1): the second player wins iff p + q is even and p >= 3. **All {} starts "
       "agree.**\n\nOne memo served the whole table (each chip total on one thread, its starts "
-      "in order), so each row counts the positions its start added. {:.1f} s on {} thread{}; "
-      "{}; peak RSS {:.1f} MiB.\n\n"
+      "in order).\n\n"
       "## Winner by (p, q)\n\n1: the first player wins, 2: the second player "
       "wins.\n\n```\n{}```\n\n"
-      "## Work per number of chips\n\n| chips | starts | second-player wins | positions "
-      "searched | seconds (summed over starts) |\n|---:|---:|---:|---:|---:|\n",
-      max_chips, t.rows.size(), t.rows.size(), t.seconds, t.threads, t.threads == 1 ? "" : "s",
-      memo_text(t), mib(babylon::peak_rss_bytes()), grid(t));
-  std::string data;
-  for (const auto& [chips, n] : by_chips) {
-    md += fmt::format("| {} | {} | {} | {} | {:.3f} |\n", chips, n.starts, n.second, n.searched,
-                      n.seconds);
-    data += fmt::format("{} {}\n", chips, n.searched);
-  }
+      "## Starts per number of chips\n\n| chips | starts | second-player wins |\n"
+      "|---:|---:|---:|\n",
+      max_chips, t.rows.size(), t.rows.size(), grid(t));
+  for (const auto& [chips, n] : by_chips)
+    md += fmt::format("| {} | {} | {} |\n", chips, n.starts, n.second);
   const std::string what = fmt::format("babylon table --colors 2 --max-chips {}", max_chips);
   writer.markdown("babylon/two_colour.md", "Babylon: every two-colour start", what, md);
   writer.commented("babylon/two_colour.csv", "Babylon: every two-colour start", what, csv);
-  writer.plot("babylon/two_colour_states.svg",
-              "Babylon: positions searched per number of chips, two colours",
-              fmt::format("set logscale y\nset xlabel 'chips p + q'\nset ylabel 'positions "
-                          "searched'\nset key off\nset grid\n$d << EOD\n{}EOD\nplot $d using 1:2 "
-                          "with linespoints pt 7",
-                          data));
+  writer.run_record("babylon", "two_colour.md, two_colour.csv", t.seconds, table_runs(t));
 }
 
 struct MultiRow {
   std::vector<int> counts;
   bool first_wins;
   std::string first_moves;  // for equal counts: which kinds of first move win
-  std::uint64_t searched;
-  double seconds;
 };
 
 // With equal counts every colour looks alike, so a first move is either two chips of one
@@ -151,48 +160,50 @@ std::string winning_kinds(const babylon::Analysis& a) {
 std::string multi_row_md(const MultiRow& r, bool kinds) {
   int chips = 0;
   for (const int c : r.counts) chips += c;
-  return fmt::format("| {} | {} | {} | {}{} | {} | {:.3f} |\n", comma_list(r.counts),
-                     r.counts.size(), chips, r.first_wins ? "first" : "second",
-                     kinds ? " | " + r.first_moves : "", r.searched, r.seconds);
+  return fmt::format("| {} | {} | {} | {}{} |\n", comma_list(r.counts), r.counts.size(), chips,
+                     r.first_wins ? "first" : "second", kinds ? " | " + r.first_moves : "");
 }
 
 std::string multi_row_csv(const MultiRow& r, const std::string& table) {
   int chips = 0;
   for (const int c : r.counts) chips += c;
-  return fmt::format("{},\"{}\",{},{},{},{},{},{:.6f}\n", table, comma_list(r.counts),
-                     r.counts.size(), chips, r.first_wins ? "first" : "second", r.first_moves,
-                     r.searched, r.seconds);
+  return fmt::format("{},\"{}\",{},{},{},{}\n", table, comma_list(r.counts), r.counts.size(), chips,
+                     r.first_wins ? "first" : "second", r.first_moves);
 }
 
 void write_multi_colour(Writer& writer, const Sizes& s) {
   const int threads = writer.target().threads;
-  std::string csv = "table,counts,colours,chips,winner,winning_first_moves,states,seconds\n";
-  std::string md = fmt::format(
+  std::string csv = "table,counts,colours,chips,winner,winning_first_moves\n";
+  std::string md =
       "## Equal counts\n\nk colours of c chips each, every start solved from an empty memo "
-      "with its first moves spread over {} thread{}. The commercial game is 3,3,3,3: a "
+      "with its first moves spread over the threads. The commercial game is 3,3,3,3: a "
       "second-player win, as published (seed 003, introduction).\n\n| counts | colours | chips "
-      "| winner | winning first move | positions searched | seconds |\n"
-      "|---|---:|---:|---|---|---:|---:|\n",
+      "| winner | winning first move |\n|---|---:|---:|---|---|\n";
+  std::string equal_runs = fmt::format(
+      "Each start from an empty memo, its first moves spread over {} thread{}.\n\n| counts | "
+      "positions searched | seconds |\n|---|---:|---:|\n",
       threads, threads == 1 ? "" : "s");
+  double equal_seconds = 0;
   for (const auto& [colours, largest] : s.equal)
     for (int c = 1; c <= largest; ++c) {
       babylon::Solver solver(threads);
       const babylon::Analysis a = babylon::analyse(std::vector<int>(colours, c), solver);
-      const MultiRow r{a.counts, a.first_wins, winning_kinds(a), a.searched, a.seconds};
+      const MultiRow r{a.counts, a.first_wins, winning_kinds(a)};
       md += multi_row_md(r, true);
       csv += multi_row_csv(r, "equal");
+      equal_runs +=
+          fmt::format("| {} | {} | {:.3f} |\n", comma_list(a.counts), a.searched, a.seconds);
+      equal_seconds += a.seconds;
     }
 
-  const Table t = babylon::solve_table(3, s.three_colour, threads, writer.quiet());
+  const Table t = babylon::solve_table(3, s.three_colour, threads);
   md += fmt::format(
       "\n## Three colours, every split up to {} chips\n\nOne memo for the whole table (each chip "
-      "total on one thread, its starts in order; each row counts the positions its start "
-      "added); {:.2f} s on {} thread{}; {}.\n\n| counts | colours | chips | winner | positions "
-      "searched | seconds |\n"
-      "|---|---:|---:|---|---:|---:|\n",
-      s.three_colour, t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t));
+      "total on one thread, its starts in order).\n\n| counts | colours | chips | winner |\n"
+      "|---|---:|---:|---|\n",
+      s.three_colour);
   for (const TableRow& row : t.rows) {
-    const MultiRow r{row.counts, row.first_wins, "", row.searched, row.seconds};
+    const MultiRow r{row.counts, row.first_wins, ""};
     md += multi_row_md(r, false);
     csv += multi_row_csv(r, "three_colour");
   }
@@ -202,6 +213,10 @@ void write_multi_colour(Writer& writer, const Sizes& s) {
                   md);
   writer.commented("babylon/multi_colour.csv", "Babylon: starts with three or more colours", what,
                    csv);
+  writer.run_record("babylon", "multi_colour.md, multi_colour.csv: equal counts", equal_seconds,
+                    equal_runs);
+  writer.run_record("babylon", "multi_colour.md, multi_colour.csv: three colours", t.seconds,
+                    table_runs(t));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "host/bulgarian/graph.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
+#include "host/common/clock.hpp"
 #include "host/common/output.hpp"
 #include "host/results/games.hpp"
 
@@ -45,7 +47,7 @@ std::string lengths_text(const bulgarian::Analysis& a) {
 std::vector<bulgarian::Analysis> analyze_all(const Writer& writer, int last) {
   std::vector<bulgarian::Analysis> all;
   for (int n = 1; n <= last; ++n) {
-    all.push_back(bulgarian::analyze(n, bulgarian::Engine::backward, writer.target(), true));
+    all.push_back(bulgarian::analyze(n, bulgarian::Engine::backward, writer.target()));
     if (!writer.quiet() && (n % 10 == 0 || n == last))
       fmt::print(stderr, "results: bulgarian n = {} done ({:.1f} s)\n", n, all.back().seconds);
   }
@@ -60,17 +62,20 @@ void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
       "conjectured formula (published computer check: n <= 36). Cycle lengths read "
       "count x length.\n\n"
       "| n | p(n) | cycles | cycle lengths | D(n) | partitions at D(n) | Garden of Eden | "
-      "Griggs-Ho | holds | seconds |\n|---:|---:|---:|---|---:|---:|---:|---:|---|---:|\n";
+      "Griggs-Ho | holds |\n|---:|---:|---:|---|---:|---:|---:|---:|---|\n";
   std::string csv =
       "n,partitions,cycles,cycle_lengths,max_transient,max_transient_count,garden_of_eden,"
       "griggs_ho,conjecture_holds\n";
+  std::string runs = "| n | p(n) | seconds |\n|---:|---:|---:|\n";
+  double seconds = 0;
   std::vector<int> fails;
   for (const auto& a : all) {
     const int formula = bulgarian::griggs_ho(a.n);
-    md +=
-        fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3f} |\n", a.n, a.partitions,
-                    a.cycles, lengths_text(a), a.max_transient(), a.max_transient_count(),
-                    a.garden_of_eden, formula, a.conjecture_holds() ? "yes" : "**no**", a.seconds);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", a.n, a.partitions,
+                      a.cycles, lengths_text(a), a.max_transient(), a.max_transient_count(),
+                      a.garden_of_eden, formula, a.conjecture_holds() ? "yes" : "**no**");
+    runs += fmt::format("| {} | {} | {:.3f} |\n", a.n, a.partitions, a.seconds);
+    seconds += a.seconds;
     csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", a.n, a.partitions, a.cycles, lengths_text(a),
                        a.max_transient(), a.max_transient_count(), a.garden_of_eden, formula,
                        a.conjecture_holds() ? 1 : 0);
@@ -85,6 +90,9 @@ void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
   writer.markdown("bulgarian/analysis.md", "Bulgarian solitaire: cycles and longest transients",
                   what, md);
   writer.commented("bulgarian/analysis.csv", "Bulgarian solitaire: one row per n", what, csv);
+  writer.run_record("bulgarian",
+                    "analysis.md, analysis.csv, b_max_transient.txt, max_transient.svg", seconds,
+                    runs);
 }
 
 void write_sequence(Writer& writer, const std::vector<bulgarian::Analysis>& all,
@@ -130,7 +138,10 @@ void write_random(Writer& writer) {
       "21 cards (21 = T_6, so the plain game ends on the triangle (6, 5, 4, 3, 2, 1)). The "
       "distance is the sum over the piles of |mean size - triangle size|.\n\n"
       "| p | mean piles | distance | mean shape, largest pile first |\n|---:|---:|---:|---|\n";
+  std::string runs = "| p | seconds |\n|---:|---:|\n";
+  double seconds = 0;
   for (const double p : {0.25, 0.5, 0.75, 0.9, 1.0}) {
+    const auto t0 = std::chrono::steady_clock::now();
     bulgarian::RandomSpec spec;
     spec.start = {21};
     spec.p = p;
@@ -138,6 +149,9 @@ void write_random(Writer& writer) {
     spec.steps = 1000;
     spec.seed = 1;
     const bulgarian::RandomResult r = bulgarian::run_random(spec, writer.target());
+    const double took = seconds_since(t0);
+    runs += fmt::format("| {} | {:.3f} |\n", p, took);
+    seconds += took;
     std::string shape;
     for (const double v : r.mean_shape())
       shape += fmt::format("{}{:.2f}", shape.empty() ? "" : ", ", v);
@@ -150,6 +164,7 @@ void write_random(Writer& writer) {
   }
   md += "\nPicture for p = 0.5: [random_21.svg](random_21.svg).\n";
   writer.markdown("bulgarian/random.md", "Stochastic Bulgarian solitaire: mean shapes", what, md);
+  writer.run_record("bulgarian", "random.md, random_21.svg", seconds, runs);
 }
 
 }  // namespace

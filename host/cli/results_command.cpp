@@ -16,11 +16,11 @@ struct ResultsOptions {
 
 void run_results(const ResultsOptions& options, const CommonOptions& common) {
   results::Writer writer(options.out, options.preset, resolve_backend(common), common.quiet);
-  results::write_topswops(writer);
-  results::write_bulgarian(writer);
-  results::write_nim(writer);
-  results::write_babylon(writer);
-  writer.write_index();
+  writer.write_game("topswops", results::write_topswops);
+  writer.write_game("bulgarian", results::write_bulgarian);
+  writer.write_game("nim", results::write_nim);
+  writer.write_game("babylon", results::write_babylon);
+  writer.finish();
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #include <fmt/format.h>
 
+#include <chrono>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "host/common/clock.hpp"
 #include "host/nim/count.hpp"
 #include "host/nim/direct.hpp"
 #include "host/nim/grundy.hpp"
@@ -21,6 +23,7 @@ constexpr long project_euler_mod = 1'000'000'007;
 // f(n, k) for n <= table_n and k = 2..table_k, each cell up to n = checked_n also found by a
 // search of every position; a disagreement stops the run rather than publish either number.
 void write_f_table(Writer& writer) {
+  const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::vector<mpz_class>> f;  // f[k - 2][n]
   for (int k = 2; k <= table_k; ++k) {
     f.push_back(nim::winning_counts(table_n, k, writer.target().threads));
@@ -53,17 +56,21 @@ void write_f_table(Writer& writer) {
     csv += "\n";
     md += "\n";
   }
+  const double seconds = seconds_since(t0);
   const std::string what = fmt::format("nim count n --k k, n <= {}, k <= {}", table_n, table_k);
   writer.markdown("nim/f_table.md", "Scatterstone Nim: winning positions f(n, k)", what, md);
   writer.commented("nim/f_table.csv", "Scatterstone Nim: winning positions f(n, k)", what, csv);
+  writer.run_record("nim", "f_table.md, f_table.csv", seconds);
 }
 
 // g(n) = f(n, 2) + ... + f(n, n), exact and modulo 1,000,000,007 (Project Euler 629 asks for
 // g(200) modulo that prime).
 void write_g(Writer& writer) {
   const int last = writer.full() ? 1000 : 200;
+  const auto t0 = std::chrono::steady_clock::now();
   const std::vector<mpz_class> g = nim::winning_counts_all_k(last, writer.target().threads);
   const std::vector<mpz_class> p = nim::partition_numbers(last);
+  writer.run_record("nim", "g.md, g.csv", seconds_since(t0));
   std::string csv = "n,partitions,g,g_mod_1000000007\n";
   std::string md = fmt::format(
       "g(n) sums f(n, k) over k = 2..n: winning positions with n stones, over every limit k on "
@@ -84,7 +91,10 @@ void write_g(Writer& writer) {
 // G_3(n) as an OEIS-style b-file, its distance from n/2 summarised, and two plots.
 void write_grundy_three(Writer& writer) {
   const int last = writer.full() ? 30'000 : 10'000;
+  const auto t0 = std::chrono::steady_clock::now();
   const std::vector<std::uint32_t> g = nim::grundy_values(3, last, writer.target().threads);
+  writer.run_record("nim", "grundy3.b, grundy3.md, grundy3.svg, grundy3_offset.svg",
+                    seconds_since(t0));
   const std::string what = fmt::format("nim grundy --k 3 --upto {}", last);
 
   std::string bfile, data;

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
 
 #include "build_info.hpp"
+#include "host/common/clock.hpp"
 
 namespace piles::results {
 namespace {
@@ -18,22 +20,49 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
 }
 
+std::string utc_now() {
+  const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
+  const auto day = std::chrono::floor<std::chrono::days>(now);
+  const std::chrono::year_month_day ymd{day};
+  const std::chrono::hh_mm_ss time{now - day};
+  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC", static_cast<int>(ymd.year()),
+                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
+                     time.hours().count(), time.minutes().count(), time.seconds().count());
+}
+
+// The value of the first "key : value" line of a /proc file that starts with `key`, or empty.
+std::string proc_field(const char* file, std::string_view key) {
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(key, 0) != 0) continue;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::size_t start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? "" : line.substr(start);
+  }
+  return "";
+}
+
+std::string machine() {
+  std::string cpu = proc_field("/proc/cpuinfo", "model name");
+  if (cpu.empty()) cpu = "CPU model unknown";
+  std::string text = fmt::format("{}, {} logical CPUs", cpu, std::thread::hardware_concurrency());
+  const std::string mem_kib = proc_field("/proc/meminfo", "MemTotal");
+  if (!mem_kib.empty()) text += fmt::format(", {:.1f} GiB memory", std::stod(mem_kib) / (1 << 20));
+  return text;
+}
+
 }  // namespace
 
 Writer::Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet)
-    : dir_(std::move(dir)), preset_(std::move(preset)), target_(std::move(target)), quiet_(quiet) {
-  const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::chrono::year_month_day ymd{today};
-  date_ = fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()),
-                      static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-}
+    : dir_(std::move(dir)),
+      preset_(std::move(preset)),
+      target_(std::move(target)),
+      quiet_(quiet),
+      started_(utc_now()) {}
 
 std::string Writer::provenance(std::string_view what) const {
-  return fmt::format(
-      "made by `piles results --preset {}` ({}); piles {}; backend {}; device {}; "
-      "threads {}; {}",
-      preset_, what, version, backend_name(target_.backend), target_.device, target_.threads,
-      date_);
+  return fmt::format("made by `piles results --preset {}` ({}); piles {}", preset_, what, version);
 }
 
 std::filesystem::path Writer::external(const std::string& file, const std::string& description) {
@@ -68,14 +97,54 @@ void Writer::plot(const std::string& file, const std::string& description,
   if (pclose(gp) != 0) throw std::runtime_error(fmt::format("gnuplot failed on {}", file));
 }
 
+void Writer::run_record(const std::string& folder, const std::string& tables, double seconds,
+                        const std::string& details) {
+  runs_[folder].records.push_back({tables, details, seconds});
+}
+
+void Writer::write_game(const std::string& folder, void (*write)(Writer&)) {
+  const auto t0 = std::chrono::steady_clock::now();
+  write(*this);
+  folders_.push_back(folder);
+  runs_[folder].seconds = seconds_since(t0);
+}
+
+void Writer::write_runs(const std::string& folder, const Runs& runs) {
+  std::string md = fmt::format(
+      "# {}: the last run\n\n"
+      "_Rewritten by every `piles results` run: when, on what and how long. The other files "
+      "in this folder hold answers only and change only when an answer does._\n\n"
+      "| | |\n|---|---|\n| command | `piles results --preset {}` |\n| piles | {} |\n"
+      "| started | {} |\n| machine | {} |\n| backend | {} |\n| device | {} |\n"
+      "| threads | {} |\n| wall time, every table here | {:.1f} s |\n\n"
+      "| tables | seconds |\n|---|---:|\n",
+      folder, preset_, version, started_, machine(), backend_name(target_.backend), target_.device,
+      target_.threads, runs.seconds);
+  for (const Record& r : runs.records) md += fmt::format("| {} | {:.3f} |\n", r.tables, r.seconds);
+  for (const Record& r : runs.records)
+    if (!r.details.empty()) md += fmt::format("\n## {}\n\n{}", r.tables, r.details);
+  write_file(
+      external(folder + "/RUNS.md",
+               fmt::format("{}: when, on what and how long its tables were last made", folder)),
+      md);
+}
+
+void Writer::finish() {
+  for (const std::string& folder : folders_) write_runs(folder, runs_.at(folder));
+  write_index();
+}
+
 void Writer::write_index() const {
   std::string body = "| file | what it holds |\n|---|---|\n";
   for (const auto& [file, description] : written_)
     body += fmt::format("| [{0}]({0}) | {1} |\n", file, description);
   write_file(dir_ / "README.md",
              fmt::format("# piles results\n\n_{}_\n\nRegenerate with `make results` (or `piles "
-                         "results --preset quick|full`). Benchmark records are in "
-                         "[bench/](bench/), written by the `bench_*` programs.\n\n{}",
+                         "results --preset quick|full`). The tables, plots and this index hold "
+                         "answers only, so a rerun changes a file only where an answer changes; "
+                         "each folder's RUNS.md says when, on what and how long its tables were "
+                         "last made. Benchmark records are in [bench/](bench/), written by the "
+                         "`bench_*` programs.\n\n{}",
                          provenance("every table"), body));
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,18 +10,20 @@
 
 namespace piles::results {
 
-// Writes the files under results/ and remembers what each one is, for the index.
-// Every file names how it was made: command, version, backend, device, threads, date.
+// Writes the files under results/ and remembers what each one is, for the index. The tables,
+// plots and the index hold answers only and name the command that made them, so a rerun
+// changes a file only where an answer changes. Whatever varies from run to run (date,
+// machine, backend, threads, timings, memory, work counts that depend on thread timing)
+// goes to one RUNS.md per folder.
 class Writer {
  public:
   Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet);
 
   bool full() const { return preset_ == "full"; }
-  const std::string& preset() const { return preset_; }
   const RunTarget& target() const { return target_; }
   bool quiet() const { return quiet_; }
 
-  // One line: "piles results --preset quick (<what>); piles 0.1.0; backend cpu; ...".
+  // One line: "made by `piles results --preset quick` (<what>); piles 0.1.0".
   std::string provenance(std::string_view what) const;
 
   // Markdown: a title, the provenance in italics, then the body.
@@ -36,16 +39,38 @@ class Writer {
   // index, and returns where to write it.
   std::filesystem::path external(const std::string& file, const std::string& description);
 
-  // results/README.md listing every file written in this run.
-  void write_index() const;
+  // For <folder>/RUNS.md: how long the work behind `tables` took in this run, and optionally a
+  // section of markdown with the figures that vary from run to run.
+  void run_record(const std::string& folder, const std::string& tables, double seconds,
+                  const std::string& details = "");
+
+  // Runs one game's writer, all of whose files go under `folder`, and times it for RUNS.md.
+  void write_game(const std::string& folder, void (*write)(Writer&));
+
+  // The RUNS.md files, then results/README.md listing every file written in this run.
+  void finish();
 
  private:
+  struct Record {
+    std::string tables, details;
+    double seconds = 0;
+  };
+  struct Runs {
+    double seconds = 0;
+    std::vector<Record> records;
+  };
+
+  void write_runs(const std::string& folder, const Runs& runs);
+  void write_index() const;
+
   std::filesystem::path dir_;
   std::string preset_;
   RunTarget target_;
   bool quiet_;
-  std::string date_;
+  std::string started_;  // UTC date and time of the run
   std::vector<std::pair<std::string, std::string>> written_;
+  std::vector<std::string> folders_;  // in the order the games ran
+  std::map<std::string, Runs> runs_;
 };
 
 }  // namespace piles::results

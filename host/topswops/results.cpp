@@ -34,7 +34,8 @@ std::vector<topswops::Solution> solve_all(const Writer& writer, topswops::Final 
     topswops::SolveOptions options;
     options.n = n;
     options.final = final;
-    all.push_back(topswops::solve(options, writer.target(), true));
+    options.run.quiet = true;
+    all.push_back(topswops::solve(options, writer.target()));
     if (!writer.quiet())
       fmt::print(stderr, "results: topswops n = {} ({}) done ({:.1f} s)\n", n,
                  topswops::final_name(final), all.back().seconds);
@@ -42,6 +43,8 @@ std::vector<topswops::Solution> solve_all(const Writer& writer, topswops::Final 
   return all;
 }
 
+// The tables hold the answers and node counts (fixed by the search plan, whatever ran it);
+// the time each n took goes to RUNS.md.
 void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
                  topswops::Final final) {
   const bool sorted = final == topswops::Final::sorted;
@@ -55,12 +58,14 @@ void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
   std::string md = fmt::format(
       "{} Exhaustive forward search (Knuth's, with his two prunings); every deck reaching the "
       "maximum is listed with the deck its game ends in. The last column compares with OEIS "
-      "{} and {}.\n\n| n | {} | decks | the decks (start -> end) | nodes | seconds | backend | "
-      "published |\n|---:|---:|---:|---|---:|---:|---|---|\n",
+      "{} and {}.\n\n| n | {} | decks | the decks (start -> end) | nodes | published |\n"
+      "|---:|---:|---:|---|---:|---|\n",
       sorted ? "The longest games that end in the sorted deck." : "The longest games, f(n).",
       sorted ? "A000376" : "A000375", sorted ? "A174498" : "A123398", sorted ? "steps" : "f(n)");
-  std::string csv = "n,max_steps,count,nodes,seconds,backend,decks\n";
+  std::string csv = "n,max_steps,count,nodes,decks\n";
   std::string bfile;
+  std::string runs = "| n | nodes | seconds | nodes per second |\n|---:|---:|---:|---:|\n";
+  double seconds = 0;
   for (const topswops::Solution& s : all) {
     std::string decks, csv_decks;
     for (const auto& g : s.result.decks) {
@@ -71,23 +76,27 @@ void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
     }
     const bool agrees = s.result.best == published_values[s.n] &&
                         s.result.count == static_cast<std::uint64_t>(published_counts[s.n]);
-    md += fmt::format("| {} | {} | {} | {} | {} | {:.2f} | {} | {} |\n", s.n, s.result.best,
-                      s.result.count, decks, s.result.total_nodes(), s.seconds,
-                      backend_name(s.target.backend), agrees ? "agrees" : "DIFFERS");
-    csv +=
-        fmt::format("{},{},{},{},{:.3f},{},\"{}\"\n", s.n, s.result.best, s.result.count,
-                    s.result.total_nodes(), s.seconds, backend_name(s.target.backend), csv_decks);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", s.n, s.result.best, s.result.count,
+                      decks, s.result.total_nodes(), agrees ? "agrees" : "DIFFERS");
+    csv += fmt::format("{},{},{},{},\"{}\"\n", s.n, s.result.best, s.result.count,
+                       s.result.total_nodes(), csv_decks);
     bfile += fmt::format("{} {}\n", s.n, s.result.best);
+    runs += fmt::format("| {} | {} | {:.3f} | {:.3g} |\n", s.n, s.result.total_nodes(), s.seconds,
+                        s.seconds > 0 ? s.result.total_nodes() / s.seconds : 0.0);
+    seconds += s.seconds;
   }
+  const std::string bname = sorted ? "b000376.txt" : "b000375.txt";
   writer.markdown(
       stem + ".md",
       sorted ? "Topswops: the longest games ending sorted" : "Topswops: the longest games f(n)",
       what, md);
   writer.commented(stem + ".csv", "Topswops longest games, one row per n", what, csv);
-  writer.commented(sorted ? "topswops/b000376.txt" : "topswops/b000375.txt",
+  writer.commented("topswops/" + bname,
                    sorted ? "Topswops, longest game ending sorted (OEIS A000376), b-file"
                           : "Topswops, longest game f(n) (OEIS A000375), b-file",
                    what, bfile);
+  const std::string name = stem.substr(stem.find('/') + 1);
+  writer.run_record("topswops", fmt::format("{0}.md, {0}.csv, {1}", name, bname), seconds, runs);
 }
 
 void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,

@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "host/results/writer.hpp"
+
+namespace fs = std::filesystem;
+using piles::results::Writer;
+
+namespace {
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_demo(Writer& writer) {
+  writer.markdown("demo/table.md", "Demo table", "demo 1..3", "| n |\n|---:|\n| 1 |\n");
+  writer.commented("demo/table.csv", "Demo rows", "demo 1..3", "n\n1\n");
+  writer.run_record("demo", "table.md, table.csv", 1.25, "| n | seconds |\n|---:|---:|\n");
+}
+
+// Writes the demo into a fresh folder with the given target.
+fs::path make(const std::string& name, int threads) {
+  const fs::path dir = fs::temp_directory_path() / ("piles_results_writer_test_" + name);
+  fs::remove_all(dir);
+  piles::RunTarget target;
+  target.device = "cpu";
+  target.threads = threads;
+  Writer writer(dir, "quick", target, true);
+  writer.write_game("demo", write_demo);
+  writer.finish();
+  return dir;
+}
+
+}  // namespace
+
+// Only RUNS.md may depend on the run: the tables and the index must not name the date, the
+// threads or the backend, so a rerun on another machine leaves them as they were.
+TEST(ResultsWriter, OnlyRunsDependsOnTheRun) {
+  const fs::path a = make("a", 1), b = make("b", 7);
+  for (const char* file : {"demo/table.md", "demo/table.csv", "README.md"}) {
+    EXPECT_EQ(read(a / file), read(b / file)) << file;
+    EXPECT_EQ(read(a / file).find("threads"), std::string::npos) << file;
+    EXPECT_EQ(read(a / file).find("UTC"), std::string::npos) << file;
+  }
+  EXPECT_NE(read(a / "demo/table.md").find("`piles results --preset quick` (demo 1..3)"),
+            std::string::npos);
+
+  const std::string runs = read(b / "demo/RUNS.md");
+  EXPECT_NE(runs.find("| threads | 7 |"), std::string::npos) << runs;
+  EXPECT_NE(runs.find("UTC"), std::string::npos) << runs;
+  EXPECT_NE(runs.find("| table.md, table.csv | 1.250 |"), std::string::npos) << runs;
+  EXPECT_NE(runs.find("## table.md, table.csv"), std::string::npos) << runs;
+  EXPECT_NE(read(a / "README.md").find("[demo/RUNS.md](demo/RUNS.md)"), std::string::npos);
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
