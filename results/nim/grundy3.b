@@ -1,5 +1,5 @@
 # Scatterstone Nim: G_3(n), the value of one pile of n
-# made by `piles results --preset quick` (nim grundy --k 3 --upto 10000); piles 0.1.0; backend cpu; device cpu; threads 2; 2026-11-21
+# made by `piles results --preset quick` (nim grundy --k 3 --upto 10000); piles 0.1.0
 1 0
 2 1
 3 2
