@@ -106,7 +106,7 @@ void count_cycles(int n, Analysis& a) {
     bool smallest = true;
     int length = 0;
     for (std::uint64_t r = start; length == 0 || r != start;) {
-      len = move(cur.data(), len, next.data());
+      len = bulgarian::move(cur.data(), len, next.data());
       std::swap(cur, next);
       r = partition::rank(table.view(), cur.data(), len);
       if (!std::binary_search(on_cycle.begin(), on_cycle.end(), r) ||

@@ -32,15 +32,8 @@ struct PlayOptions {
   std::string side;
 };
 
-// Babylon is solved on the host; a request for the GPU is refused rather than ignored.
-int cpu_threads(const CommonOptions& common) {
-  if (common.backend == "gpu")
-    throw UsageError("--backend gpu: babylon has no GPU engine (it is solved on the CPU)");
-  return resolve_threads(common.threads);
-}
-
 void run_solve(const std::vector<std::string>& args, const CommonOptions& common) {
-  const int threads = cpu_threads(common);
+  const int threads = host_only_threads(common, "babylon");
   const std::vector<int> counts = babylon::parse_counts(args);
   babylon::Solver solver(threads);
   const babylon::Analysis a = babylon::analyse(counts, solver);
@@ -58,7 +51,7 @@ void print_table(const babylon::Table& t, const CommonOptions& common) {
 }
 
 void run_table(const TableOptions& options, const CommonOptions& common) {
-  cpu_threads(common);
+  host_only_threads(common, "babylon");
   babylon::TableRun run;
   run.colours = static_cast<int>(parse_int(options.colours, "--colors", 2, babylon::max_colours));
   run.max_chips = static_cast<int>(parse_int(options.max_chips, "--max-chips", run.colours,
@@ -72,7 +65,7 @@ void run_table(const TableOptions& options, const CommonOptions& common) {
 }
 
 void run_play(const PlayOptions& options, const CommonOptions& common) {
-  const int threads = cpu_threads(common);
+  const int threads = host_only_threads(common, "babylon");
   const std::vector<int> counts = babylon::parse_counts(options.counts);
   std::optional<bool> human_first;
   if (options.side == "first") human_first = true;

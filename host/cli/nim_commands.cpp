@@ -31,16 +31,9 @@ struct CountOptions {
   std::string engine = "shortcut";
 };
 
-// Nim is solved on the host; a request for the GPU is refused rather than silently ignored.
-int cpu_threads(const CommonOptions& common) {
-  if (common.backend == "gpu")
-    throw UsageError("--backend gpu: nim has no GPU engine (it is solved on the CPU)");
-  return resolve_threads(common.threads);
-}
-
 void run_grundy(const GrundyOptions& options, const CommonOptions& common) {
   nim::GrundyResult g;
-  g.threads = cpu_threads(common);
+  g.threads = host_only_threads(common, "nim");
   g.k = parse_int(options.k, "--k", 2, int64_max);
   const int upto = static_cast<int>(parse_int(options.upto, "--upto", 1, nim::max_upto(g.k)));
   const auto start = std::chrono::steady_clock::now();
@@ -67,7 +60,7 @@ mpz_class count_by_engine(int n, std::optional<std::int64_t> k, const std::strin
 
 void run_count(const CountOptions& options, const CommonOptions& common) {
   nim::CountResult c;
-  c.threads = cpu_threads(common);
+  c.threads = host_only_threads(common, "nim");
   c.engine = options.engine;
   c.n = static_cast<int>(parse_int(
       options.n, "N", 1, options.engine == "direct" ? nim::max_direct_n : nim::max_count_n));

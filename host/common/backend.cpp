@@ -86,4 +86,11 @@ RunTarget resolve_backend(const CommonOptions& options) {
   return target;
 }
 
+int host_only_threads(const CommonOptions& options, const char* game) {
+  if (options.backend == "gpu")
+    throw UsageError(
+        fmt::format("--backend gpu: {} has no GPU engine (it is solved on the CPU)", game));
+  return resolve_threads(options.threads);
+}
+
 }  // namespace piles

@@ -36,6 +36,9 @@ RunTarget resolve_backend(const CommonOptions& options);
 bool require_gpu();
 
 int resolve_threads(int requested);
+// CPU threads for a game solved on the host only: --backend gpu is refused (naming the game)
+// rather than ignored.
+int host_only_threads(const CommonOptions& options, const char* game);
 const char* backend_name(Backend backend);
 bool cuda_build();
 // Description of the GPU this process would use, or empty when there is none.
