@@ -50,9 +50,28 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"topswops play", "DECK"},
       {"--backend fpga topswops play 1", "fpga"},
       {"--threads -3 topswops play 1", "-3"},
+      {"topswops play 1 --threads -1", "'-1' is out of range (0..65536)"},
+      {"topswops play 1 --threads 99999999999", "99999999999"},
+      {"topswops play 1 --threads ''", "--threads"},
+      {"topswops play 1 --threads 1 --threads 2", "--threads"},
+      {"topswops play ''", "empty"},
+      {"bulgarian trace ''", "empty"},
+      {"babylon solve ''", "empty"},
+      {"topswops solve 5 --checkpoint /nonexistent/x.jnl", "/nonexistent/x.jnl"},
+      {"topswops solve 5 --checkpoint /dev/zero", "not a regular file"},
+      {"topswops merge /dev/zero", "not a regular file"},
+      {"topswops solve 5 --checkpoint /tmp", "not a regular file"},
   };
   for (const auto& [args, message] : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles(args), message)) << args;
+}
+
+TEST(Cli, AnOverlongArgumentIsNamedInOneShortLine) {
+  std::string parts = "1";
+  for (int i = 1; i < 60000; ++i) parts += ",1";
+  const auto r = run_piles("bulgarian trace " + parts);
+  EXPECT_TRUE(piles::testing::is_usage_error(r, "has 60000 cards, at most 416 are supported"));
+  EXPECT_LT(r.err.size(), 400u);
 }
 
 TEST(Cli, GpuBackendWithoutDeviceIsAUsageError) {

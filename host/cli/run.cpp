@@ -6,12 +6,21 @@
 #include "build_info.hpp"
 #include "host/cli/commands.hpp"
 #include "host/common/error.hpp"
+#include "host/common/parse.hpp"
 
 namespace piles::cli {
 namespace {
 
+// More threads than any machine piles runs on has; a larger count is a typo.
+constexpr std::int64_t max_threads = 1 << 16;
+
+// The first line of a message, with the middle of an overlong one (a pasted 100,000-card
+// deck echoed back) cut out: what was wrong is said at its end.
 std::string first_line(const std::string& text) {
-  return text.substr(0, text.find('\n'));
+  constexpr std::size_t head = 160, tail = 120;
+  const std::string line = text.substr(0, text.find('\n'));
+  if (line.size() <= head + tail + 5) return line;
+  return line.substr(0, head) + " ... " + line.substr(line.size() - tail);
 }
 
 int fail(int status, const std::string& message) {
@@ -43,8 +52,12 @@ int run(int argc, char** argv) {
       "Print the version, whether this build has CUDA, and the GPU found");
   app.add_option("--backend", common.backend, "auto | cpu | gpu (auto: GPU when one answers)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
-  app.add_option("--threads", common.threads, "CPU threads (0: all)")
-      ->check(CLI::NonNegativeNumber);
+  app.add_option_function<std::string>(
+      "--threads",
+      [&common](const std::string& text) {
+        common.threads = static_cast<int>(parse_int(text, "--threads", 0, max_threads));
+      },
+      "CPU threads (0: all)");
   app.add_flag("--json", common.json, "One JSON object per result on stdout");
   app.add_flag("--quiet", common.quiet, "Only the result; no progress bar, no detail");
 

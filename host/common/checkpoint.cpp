@@ -62,7 +62,11 @@ std::uint64_t parse_chunk_id(const std::string& key, const std::string& where) {
   return id;
 }
 
+// Only a regular file can be a journal: a device such as /dev/zero would never end.
 std::string slurp(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw UsageError(fmt::format("{}: not a regular file, so not a journal", path.string()));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("{}: cannot read the journal", path.string()));
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
