@@ -12,7 +12,7 @@ export CUDACXX ?= /usr/local/cuda/bin/nvcc
 endif
 endif
 
-.PHONY: all bootstrap configure build test results bench format clean
+.PHONY: all bootstrap configure build test sanitize results bench format clean
 
 all: build
 
@@ -27,6 +27,13 @@ build: configure
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The CPU test suite built with AddressSanitizer and UndefinedBehaviorSanitizer: any report
+# fails the test that caused it.
+sanitize:
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	$(MAKE) test BUILD=build-sanitize CMAKE_FLAGS="-DPILES_ENABLE_CUDA=OFF -DPILES_ENABLE_MPI=OFF \
+	  -DPILES_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo"
 
 results: configure
 	cmake --build $(BUILD) -j $(JOBS) --target piles
