@@ -77,10 +77,11 @@ int count_lines(const std::string& path) {
       std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
 }
 
-// Runs the case on one thread writing `journal` and kills it (SIGKILL) once the journal holds
-// `lines` lines. A run too quick to catch is cut to `lines` lines afterwards instead, which is
-// what the kill leaves (every line is flushed as it is written).
-void kill_at(const Case& c, const std::string& journal, int lines) {
+// Runs the case on one thread writing `journal` and sends it `signal` (SIGKILL, or SIGINT as
+// Ctrl-C does) once the journal holds `lines` lines. A run too quick to catch is cut to `lines`
+// lines afterwards instead, which is what the signal leaves (every line is flushed as it is
+// written).
+void kill_at(const Case& c, const std::string& journal, int lines, int signal) {
   std::vector<std::string> args = c.args;
   for (const char* a : {"--threads", "1", "--quiet", "--slice", "0.01", "--checkpoint"})
     args.push_back(a);
@@ -98,7 +99,7 @@ void kill_at(const Case& c, const std::string& journal, int lines) {
   int status = 0;
   while (count_lines(journal) < lines && waitpid(pid, &status, WNOHANG) != pid)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (kill(pid, SIGKILL) == 0) waitpid(pid, &status, 0);
+  if (kill(pid, signal) == 0) waitpid(pid, &status, 0);
   std::ifstream in(journal);
   std::string kept, line;
   for (int i = 0; i < lines && std::getline(in, line); ++i) kept += line + "\n";
@@ -122,15 +123,18 @@ class JobDriver : public ::testing::TestWithParam<Case> {
 }  // namespace
 
 TEST_P(JobDriver, KilledRunResumesToThePlainAnswer) {
-  const Case& c = GetParam();
-  const std::string journal = file("journal");
-  kill_at(c, journal, 6);
-  const std::size_t kept = piles::read_journal(journal).chunks.size();
-  EXPECT_EQ(kept, 5u);
-  const auto resumed = run_piles(words(c.args) + " --threads 2 --json --checkpoint " + journal);
-  ASSERT_EQ(resumed.status, 0) << resumed.err;
-  EXPECT_EQ(answers(resumed.out, c), plain(c));
-  EXPECT_GT(piles::read_journal(journal).chunks.size(), kept);
+  for (const int signal : {SIGKILL, SIGINT}) {
+    SCOPED_TRACE(signal == SIGKILL ? "SIGKILL" : "SIGINT");
+    const Case& c = GetParam();
+    const std::string journal = file(signal == SIGKILL ? "killed" : "interrupted");
+    kill_at(c, journal, 6, signal);
+    const std::size_t kept = piles::read_journal(journal).chunks.size();
+    EXPECT_EQ(kept, 5u);
+    const auto resumed = run_piles(words(c.args) + " --threads 2 --json --checkpoint " + journal);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_EQ(answers(resumed.out, c), plain(c));
+    EXPECT_GT(piles::read_journal(journal).chunks.size(), kept);
+  }
 }
 
 TEST_P(JobDriver, ShardsMergeToThePlainAnswer) {
