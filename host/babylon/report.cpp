@@ -10,10 +10,6 @@
 namespace piles::babylon {
 namespace {
 
-double mib(std::uint64_t bytes) {
-  return static_cast<double>(bytes) / (1 << 20);
-}
-
 const char* winner(bool first_wins) {
   return first_wins ? "first" : "second";
 }
@@ -129,11 +125,11 @@ std::string to_text(const Table& t, bool quiet) {
                      "{} starts, {} colours, up to {} chips: merged from {} chunks, {:.2f} s of "
                      "computing in all\n",
                      t.rows.size(), t.colours, t.max_chips, t.run.chunks, t.seconds);
-  const std::string scope = t.run.complete() ? ""
-                            : t.run.shard
-                                ? fmt::format(" (shard {}/{}: a partial table, merge the journals)",
-                                              t.run.shard->index, t.run.shard->count)
-                                : " (stopped: a partial table)";
+  const std::string scope =
+      t.run.complete() ? ""
+      : t.run.shard
+          ? fmt::format(" (shard {}: a partial table, merge the journals)", t.run.shard->name())
+          : " (stopped: a partial table)";
   out += fmt::format(
       "{} starts{}, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions ({} "
       "under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",

@@ -31,13 +31,9 @@ Sizes sizes(const Writer& writer) {
   return {62, 24, {{3, 11}, {4, 7}, {5, 5}, {6, 4}, {7, 4}, {8, 3}}};
 }
 
-double mib(std::uint64_t bytes) {
-  return static_cast<double>(bytes) / (1 << 20);
-}
-
 std::string memo_text(const Table& t) {
   return fmt::format("{} positions in the memo ({} under 256-bit keys), {:.1f} MiB", t.memo_states,
-                     t.wide_states, mib(t.memo_bytes));
+                     t.wide_states, babylon::mib(t.memo_bytes));
 }
 
 // Rows p, columns q (p <= q): 1 = first player wins, 2 = second; '!' would mark a start where
@@ -89,7 +85,7 @@ std::string table_runs(const Table& t) {
       "the positions it added to the shared memo.\n\n| chips | starts | positions searched | "
       "seconds (summed over starts) |\n|---:|---:|---:|---:|\n",
       t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t),
-      mib(babylon::peak_rss_bytes()));
+      babylon::mib(babylon::peak_rss_bytes()));
   for (const auto& [chips, w] : by_chips)
     md += fmt::format("| {} | {} | {} | {:.3f} |\n", chips, w.starts, w.searched, w.seconds);
   return md;

@@ -105,6 +105,13 @@ class RangeJob {
     return it->second;
   }
 
+  // The top of n, out of the cache: once n is finished no chunk of it runs again.
+  ForestTop take_top(int n) {
+    top(n);
+    const std::lock_guard lock(mutex_);
+    return std::move(tops_.extract(n).mapped());
+  }
+
   job::Chunk last_chunk() const {
     return static_cast<job::Chunk>(last_ - first_ + 1) * chunks_ - 1;
   }
@@ -122,7 +129,7 @@ class RangeJob {
   // Every chunk of n is in: the analysis of n, checked against p(n).
   void finish(int round, const job::Records& records) {
     const int n = first_ + round;
-    ForestTop t = top(n);
+    ForestTop t = take_top(n);
     Analysis a;
     a.n = n;
     a.partitions = partitions_[round];
@@ -140,10 +147,6 @@ class RangeJob {
     a.garden_of_eden = t.counts.leaves;
     a.cycle_ranks = std::move(t.root_ranks);
     finish_analysis(a);
-    {
-      const std::lock_guard lock(mutex_);
-      tops_.erase(n);
-    }
     done_(a);
   }
 

@@ -9,14 +9,6 @@
 #include "host/common/output.hpp"
 
 namespace piles::bulgarian {
-namespace {
-
-std::string shard_name(const job::Status& status) {
-  return fmt::format("{}/{}", status.shard->index, status.shard->count);
-}
-
-}  // namespace
-
 nlohmann::json to_json(const Trace& t) {
   return {{"start", t.start},
           {"trace", t.partitions},
@@ -84,7 +76,7 @@ std::string to_text(const Analysis& a, bool quiet) {
 }
 
 nlohmann::json shard_json(const job::Status& status) {
-  return {{"shard", shard_name(status)},
+  return {{"shard", status.shard->name()},
           {"complete", false},
           {"chunks", status.chunks},
           {"chunks_done", status.chunks_done},
@@ -94,7 +86,7 @@ nlohmann::json shard_json(const job::Status& status) {
 std::string shard_text(const job::Status& status) {
   return fmt::format(
       "shard {}: {} of {} chunks in the journal (a partial result: merge the journals)\n",
-      shard_name(status), status.chunks_done, status.chunks);
+      status.shard->name(), status.chunks_done, status.chunks);
 }
 
 nlohmann::json to_json(const RandomResult& r) {

@@ -27,6 +27,7 @@ using Chunk = std::uint64_t;
 struct Shard {
   int index = 0, count = 1;
   bool owns(Chunk chunk) const { return chunk % count == static_cast<Chunk>(index); }
+  std::string name() const { return std::to_string(index) + "/" + std::to_string(count); }
 };
 // Parses "I/K" with 0 <= I < K <= max_count; throws UsageError.
 Shard parse_shard(std::string_view text, int max_count);

@@ -59,7 +59,7 @@ nlohmann::json to_json(const Solution& s) {
       {"complete", s.run.complete()},
       {"chunks", s.run.chunks},
       {"chunks_resumed", s.run.chunks_resumed}};
-  if (s.run.shard) j["shard"] = fmt::format("{}/{}", s.run.shard->index, s.run.shard->count);
+  if (s.run.shard) j["shard"] = s.run.shard->name();
   if (s.run.stopped) {
     j["stopped"] = true;
     j["chunks_done"] = s.run.chunks_done;
@@ -72,8 +72,8 @@ std::string to_text(const Solution& s, bool quiet) {
       fmt::format("topswops n = {}{}\n", s.n,
                   s.final == Final::sorted ? ", games ending in the sorted deck" : "");
   if (s.run.shard)
-    out += fmt::format("  shard          {}/{} (a partial result: merge the journals)\n",
-                       s.run.shard->index, s.run.shard->count);
+    out += fmt::format("  shard          {} (a partial result: merge the journals)\n",
+                       s.run.shard->name());
   if (s.result.best < 0) {
     const char* f = s.final == Final::sorted ? "f_sorted" : "f";
     out += fmt::format(

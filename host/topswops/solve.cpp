@@ -45,9 +45,11 @@ job::Job make_job(const Plan& plan) {
   j.run = [&plan](const std::vector<job::Chunk>& chunks, int target, const RunTarget& run,
                   const job::ChunkDone& done) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
-      Partial p = partial;
-      if (chunk == 0) p.merge(plan.top);  // chunk 0 carries the levels above the prefixes
-      done(static_cast<job::Chunk>(chunk), partial_to_json(p), seconds);
+      if (chunk != 0)
+        return done(static_cast<job::Chunk>(chunk), partial_to_json(partial), seconds);
+      Partial with_top = partial;  // chunk 0 carries the levels above the prefixes
+      with_top.merge(plan.top);
+      done(0, partial_to_json(with_top), seconds);
     };
     const std::vector<int> ids(chunks.begin(), chunks.end());
     if (run.backend == Backend::gpu)
