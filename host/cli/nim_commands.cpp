@@ -48,16 +48,6 @@ void run_grundy(const GrundyOptions& options, const CommonOptions& common) {
     fmt::print("{}", nim::to_text(g, common.quiet));
 }
 
-mpz_class count_by_engine(int n, std::optional<std::int64_t> k, const std::string& engine,
-                          int threads) {
-  if (engine == "shortcut")
-    return k ? nim::winning_counts(n, *k, threads)[n] : nim::winning_counts_all_k(n, threads)[n];
-  if (k) return nim::solve_directly(n, *k).winning();
-  mpz_class sum = 0;  // every k separately: the direct search assumes nothing about k >= 4
-  for (int each = 2; each <= n; ++each) sum += nim::solve_directly(n, each).winning();
-  return sum;
-}
-
 void run_count(const CountOptions& options, const CommonOptions& common) {
   nim::CountResult c;
   c.threads = host_only_threads(common, "nim");
@@ -67,7 +57,7 @@ void run_count(const CountOptions& options, const CommonOptions& common) {
   if (!options.k.empty()) c.k = parse_int(options.k, "--k", 2, int64_max);
   if (!options.mod.empty()) c.mod = parse_int(options.mod, "--mod", 1, int64_max);
   const auto start = std::chrono::steady_clock::now();
-  c.count = count_by_engine(c.n, c.k, options.engine, c.threads);
+  c.count = nim::count_winning(c.n, c.k, options.engine, c.threads);
   c.seconds = seconds_since(start);
   if (common.json)
     emit_json(nim::to_json(c));

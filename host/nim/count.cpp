@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "host/common/error.hpp"
+#include "host/nim/direct.hpp"
 #include "host/nim/grundy.hpp"
 
 namespace piles::nim {
@@ -127,6 +128,16 @@ std::vector<mpz_class> winning_counts_all_k(int n, int threads) {
     if (s >= 4) g[s] += (s - 3) * (all[s] - losing[2][s]);
   }
   return g;
+}
+
+mpz_class count_winning(int n, std::optional<std::int64_t> k, const std::string& engine,
+                        int threads) {
+  if (engine == "shortcut")
+    return k ? winning_counts(n, *k, threads)[n] : winning_counts_all_k(n, threads)[n];
+  if (k) return solve_directly(n, *k).winning();
+  mpz_class sum = 0;
+  for (int each = 2; each <= n; ++each) sum += solve_directly(n, each).winning();
+  return sum;
 }
 
 }  // namespace piles::nim

@@ -3,6 +3,8 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace piles::nim {
@@ -17,6 +19,12 @@ std::vector<mpz_class> winning_counts(int n, std::int64_t k, int threads = 1);
 
 // g(s) = f(s, 2) + f(s, 3) + ... + f(s, s) for s = 0..n (Project Euler 629). Exact.
 std::vector<mpz_class> winning_counts_all_k(int n, int threads = 1);
+
+// f(n, k), or g(n) without k, by `engine`: "shortcut" (the counts above) or "direct" (a search
+// of every position, nim::solve_directly, for each k when none is given: it assumes nothing
+// about k >= 4).
+mpz_class count_winning(int n, std::optional<std::int64_t> k, const std::string& engine,
+                        int threads);
 
 // p(s) for s = 0..n, exact.
 std::vector<mpz_class> partition_numbers(int n);
