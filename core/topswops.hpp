@@ -165,9 +165,8 @@ PILES_TOPSWOPS_HOT void flip<3>(Deck<3>& d, int k) {
   d.w[2] = o2 | (d.w[2] & ~bits::low_bytes(k, 2));
 }
 
-// Knuth's h: the largest position (1-based) whose card is not settled, i.e. not equal to the
-// position. Positions above it hold their own cards and never move again (every flip is at
-// most h long). There is always a blank, so some position is unsettled.
+// Knuth's h for the sorted variant: the largest position (1-based) whose card is not its own.
+// Positions above it hold their own cards in order.
 template <int W>
 PILES_TOPSWOPS_HOT int unsettled(const Deck<W>& d, const Deck<W>& sorted) {
   int h = 0;
@@ -176,6 +175,56 @@ PILES_TOPSWOPS_HOT int unsettled(const Deck<W>& d, const Deck<W>& sorted) {
     if (x) h = 8 * j + (63 - bits::leading_zeros(x)) / 8 + 1;
   }
   return h;
+}
+
+// The bound that decides most prunings (B. Chaffin's "any order at the bottom"): when
+// positions h+1..n hold the cards h+1..n in any order, every card above them is at most h, so
+// no flip reaches them again and at most bound[h] steps follow. fixed_block returns the
+// smallest such h: a block from position q on needs every card from q down known and at least
+// q. With u = 0x7f - card at each position (0x7f for a blank, 0 past the deck), that is
+// max(u from q on) <= 0x7f - q; the suffix maxima take log2(8W) shifts of byte-wise maxima.
+namespace bits {
+
+inline constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+inline constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+
+// 0xff in every byte whose top bit is set in t (t has no other bits).
+PILES_HD inline std::uint64_t byte_mask(std::uint64_t t) {
+  return t | (t - (t >> 7));
+}
+
+// Byte-wise maximum of bytes below 0x80: a | 0x80 - b keeps its top bit exactly where a >= b.
+PILES_HD inline std::uint64_t byte_max(std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t a_wins = byte_mask(((a | high_bits) - b) & high_bits);
+  return (a & a_wins) | (b & ~a_wins);
+}
+
+}  // namespace bits
+
+template <int W>
+PILES_TOPSWOPS_HOT int fixed_block(const Deck<W>& d, int n) {
+  std::uint64_t u[W];
+  for (int j = 0; j < W; ++j) {
+    const std::uint64_t known = d.w[j] & ~bits::byte_mask(d.w[j] & bits::high_bits);
+    u[j] = (bits::low7 & bits::low_bytes(n, j)) - known;
+  }
+  for (int shift = 8; shift < 64 * W; shift *= 2) {
+    std::uint64_t later[W];
+    for (int j = 0; j < W; ++j) {
+      const int from = j + shift / 64;
+      const std::uint64_t lo = from < W ? u[from] : 0, hi = from + 1 < W ? u[from + 1] : 0;
+      later[j] = shift < 64 ? bits::funnel_right(hi, lo, shift) : lo;
+    }
+    for (int j = 0; j < W; ++j) u[j] = bits::byte_max(u[j], later[j]);
+  }
+  constexpr std::uint64_t ramp = 0x0807060504030201ull;
+  for (int j = 0; j < W; ++j) {
+    const std::uint64_t limit = bits::low7 - (8 * j * ones + ramp);  // 0x7f - q
+    const std::uint64_t ok = ((limit | bits::high_bits) - u[j]) & bits::high_bits;
+    const std::uint64_t valid = ok & bits::low_bytes(n, j);
+    if (valid) return 8 * j + bits::trailing_zeros(valid) / 8;
+  }
+  return n;
 }
 
 // With card k chosen for the top and the cards k-1, k-2, ... right under it, flipping k settles
@@ -217,95 +266,93 @@ struct Problem {
 inline constexpr std::int32_t no_bound = 1 << 20;
 
 // A node with a blank on top: the deck, the values still free, the choices not tried yet,
-// steps played so far, the largest unsettled position h, Knuth's bound on the longest game
-// through a child (through the child k = h, and through any other child), and, while the
-// search is below it, the value chosen for its blank.
+// steps played so far and h (positions h+1..n hold their cards in some order: fixed_block).
 template <int W>
 struct Frame {
   Deck<W> deck;
   std::uint32_t unused;  // bit v: value v (2..n) not chosen yet
   std::uint32_t todo;    // bit v: value v still to try at this node
   std::int32_t steps;
-  std::int32_t unsettled;
-  std::int32_t reach_h, reach_other;
-  std::int32_t chosen;
+  std::int32_t h;
 };
 
 // A frame as kept on the stack while the search is below it: the deck and one word holding
 // the rest (values shifted down by 2, since 0 and 1 are never chosen; steps below 8192, far
-// above any game on 24 cards: f(21) = 282); h and the bounds are cheaper to recompute than to
-// store, and half the size matters on the GPU, where the stack lives in local memory.
+// above any game on 24 cards: f(21) = 282). Half the size matters on the GPU, where the stack
+// lives in local memory. The value chosen at a frame is the one its child no longer has free.
 template <int W>
 struct SavedFrame {
   Deck<W> deck;
-  std::uint64_t packed;  // unused >> 2 | todo >> 2 << 23 | steps << 46 | chosen << 59
+  std::uint64_t packed;  // unused >> 2 | todo >> 2 << 23 | steps << 46 | h << 59
 };
-
-// Sets the bounds of a node from its deck, steps and h.
-template <int W>
-PILES_TOPSWOPS_HOT void set_reach(Frame<W>& f, const Problem& p) {
-  const int h = f.unsettled;
-  f.reach_other = f.steps + 1 + p.bound[h];
-  f.reach_h = f.todo >> h & 1 ? f.steps + 1 + p.bound[h - settled_by_flip(f.deck, h)] : 0;
-}
 
 template <int W>
 PILES_TOPSWOPS_HOT SavedFrame<W> save(const Frame<W>& f) {
   return {f.deck, std::uint64_t{f.unused} >> 2 | std::uint64_t{f.todo} >> 2 << 23 |
                       static_cast<std::uint64_t>(f.steps) << 46 |
-                      static_cast<std::uint64_t>(f.chosen) << 59};
+                      static_cast<std::uint64_t>(f.h) << 59};
+}
+
+PILES_TOPSWOPS_HOT std::uint32_t saved_unused(std::uint64_t packed) {
+  return static_cast<std::uint32_t>(packed << 2) & 0x1fffffcu;
 }
 
 template <int W>
-PILES_TOPSWOPS_HOT Frame<W> restore(const SavedFrame<W>& s, const Problem& p,
-                                    const Deck<W>& sorted) {
+PILES_TOPSWOPS_HOT Frame<W> restore(const SavedFrame<W>& s) {
   Frame<W> f;
   f.deck = s.deck;
-  f.unused = static_cast<std::uint32_t>(s.packed << 2) & 0x1fffffcu;
+  f.unused = saved_unused(s.packed);
   f.todo = static_cast<std::uint32_t>(s.packed >> 23 << 2) & 0x1fffffcu;
   f.steps = static_cast<std::int32_t>(s.packed >> 46 & 0x1fff);
-  f.chosen = static_cast<std::int32_t>(s.packed >> 59);
-  f.unsettled = unsettled(f.deck, sorted);
-  set_reach(f, p);
+  f.h = static_cast<std::int32_t>(s.packed >> 59);
   return f;
 }
 
 // Opens the choices of a node. Every free value may go on top except the blank's own start
 // position: a longest deck has no card k at position k, since flipping its top k cards gives a
-// deck one step longer. Knuth's bound: after the flip about to be made (steps + 1) at most
-// bound[h] more steps follow; choosing k = h settles h and the run h-1, h-2, ... below the
-// top, leaving only h - settled positions to play with.
+// deck one step longer.
 template <int W>
-PILES_TOPSWOPS_HOT void open_choices(Frame<W>& f, const Problem& p) {
+PILES_TOPSWOPS_HOT void open_choices(Frame<W>& f) {
   f.todo = f.unused & ~(1u << (f.deck.w[0] & position_bits));
-  set_reach(f, p);
 }
 
-// Drops the choices that cannot reach `target` (which only rises during the search).
+// Drops every choice when even the flip about to be made (steps + 1) and the longest game on
+// the h cards above the fixed block cannot reach `target` (which only rises during the search).
 template <int W>
-PILES_TOPSWOPS_HOT void prune_choices(Frame<W>& f, int target) {
-  const std::uint32_t h_bit = 1u << f.unsettled;
-  if (f.reach_h < target) f.todo &= ~h_bit;
-  if (f.reach_other < target) f.todo &= h_bit;
+PILES_TOPSWOPS_HOT void prune_choices(Frame<W>& f, const Problem& p, int target) {
+  if (f.steps + 1 + p.bound[f.h] < target) f.todo = 0;
 }
 
-// Chooses card k for the blank on top and plays until a blank is on top again: the child
-// node (its choices still to be opened).
+// Chooses card k for the blank on top and plays until a blank is on top again, giving the
+// child node c (its choices still to be opened); false when the child cannot reach `target`.
+// When the top card is h, the flip puts it at position h and the block grows, so the bound
+// is checked at once: the earliest step with the smaller h gives the tightest bound, and a
+// choice of k = h is judged after one flip. A shorter flip can grow the block too (cards come
+// down into place in another order), which the child's own look at its deck finds. In the
+// sorted variant a block out of order can never end sorted.
 template <int W>
-PILES_TOPSWOPS_HOT Frame<W> play_choice(const Frame<W>& f, int k, const Deck<W>& sorted) {
-  Frame<W> c;
+PILES_TOPSWOPS_HOT bool play_choice(const Frame<W>& f, int k, const Problem& p, int target,
+                                    const Deck<W>& sorted, Frame<W>& c) {
+  int h = f.h, top = k;
+  // Knuth's quick look for k = h, before any flip: h and the run h-1, h-2, ... right under
+  // the top settle in order, which is the common case of the block.
+  if (k == h && f.steps + 1 + p.bound[h - settled_by_flip(f.deck, h)] < target) return false;
   c.deck = f.deck;
   c.deck.w[0] = (c.deck.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
   c.steps = f.steps;
-  int top = k;
   do {
     flip(c.deck, top);
     ++c.steps;
+    if (top == h) {
+      h = fixed_block(c.deck, p.n);
+      if (c.steps + p.bound[h] < target) return false;
+      if (p.sorted && unsettled(c.deck, sorted) > h) return false;
+    }
     top = c.deck.top();
   } while (!is_blank(top));
+  c.h = h;
   c.unused = f.unused & ~(1u << k);
-  c.unsettled = unsettled(c.deck, sorted);
-  return c;
+  return true;
 }
 
 // Writes the card chosen for the blank on top of f into the start deck, at the blank's start
@@ -335,7 +382,7 @@ PILES_HD Frame<W> root_frame(int n) {
   Frame<W> f{};
   f.deck = blank_deck<W>(n);
   f.unused = ((1u << (n + 1)) - 1) & ~3u;
-  f.unsettled = n;
+  f.h = n;
   return f;
 }
 
@@ -346,9 +393,12 @@ PILES_HD Frame<W> replay(const Problem& p, const std::uint8_t* choices, int dept
   const Deck<W> sorted = sorted_deck<W>(p.n);
   Frame<W> f = root_frame<W>(p.n);
   start = Deck<W>{};
+  // The prefixes were made by expand_top, so every choice is alive; target 0 prunes nothing.
   for (int l = 0; l < depth; ++l) {
     record_choice(start, f, choices[l]);
-    f = play_choice(f, choices[l], sorted);
+    Frame<W> c;
+    play_choice(f, choices[l], p, 0, sorted, c);
+    f = c;
   }
   return f;
 }
@@ -381,42 +431,45 @@ PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W
   // of f (`mid`, choice k2).
   auto report = [&](const Frame<W>& end, int k, const Frame<W>* mid, int k2) {
     Deck<W> start = prefix_start;
-    for (int l = base; l < level; ++l)
+    for (int l = base; l < level; ++l) {
+      const std::uint32_t below = l + 1 < level ? saved_unused(stack[l + 1].packed) : f.unused;
       start.set(static_cast<int>(stack[l].deck.w[0] & position_bits) - 1,
-                static_cast<int>(stack[l].packed >> 59));
+                bits::trailing_zeros32(saved_unused(stack[l].packed) & ~below));
+    }
     record_choice(start, f, k);
     if (mid) record_choice(start, *mid, k2);
     const Deck<W> final_deck = settle_blanks(end.deck, start, p.n);
     sink.leaf(end.steps, start, final_deck);
     target = end.steps;
   };
-  open_choices(f, p);
+  open_choices(f);
   for (;;) {
-    prune_choices(f, target);
+    prune_choices(f, p, target);
     if (f.todo == 0) {
       if (level == base) return;
-      f = restore(stack[--level], p, sorted);
+      f = restore(stack[--level]);
       continue;
     }
     const int k = bits::trailing_zeros32(f.todo);
     f.todo &= f.todo - 1;
-    Frame<W> c = play_choice(f, k, sorted);
+    Frame<W> c;
+    if (!play_choice(f, k, p, target, sorted, c)) continue;
     if (ends_game(p, c, level + 1, sorted, target, nodes)) report(c, k, nullptr, 0);
     if (level + 1 == leaf_level) continue;
     if (level + 2 == leaf_level) {
       // One value is left for c's blank: play c's only child here rather than going down.
-      open_choices(c, p);
-      prune_choices(c, target);
+      open_choices(c);
+      prune_choices(c, p, target);
       if (c.todo == 0) continue;
       const int last = bits::trailing_zeros32(c.todo);
-      const Frame<W> leaf = play_choice(c, last, sorted);
+      Frame<W> leaf;
+      if (!play_choice(c, last, p, target, sorted, leaf)) continue;
       if (ends_game(p, leaf, leaf_level, sorted, target, nodes)) report(leaf, k, &c, last);
       continue;
     }
-    f.chosen = k;
     stack[level++] = save(f);
     f = c;
-    open_choices(f, p);
+    open_choices(f);
   }
 }
 
@@ -432,14 +485,15 @@ void expand_top(const Problem& p, const Frame<W>& f, int level, int depth, const
   }
   const Deck<W> sorted = sorted_deck<W>(p.n);
   Frame<W> g = f;
-  open_choices(g, p);
-  prune_choices(g, target);
+  open_choices(g);
+  prune_choices(g, p, target);
   while (g.todo) {
     const int k = bits::trailing_zeros32(g.todo);
     g.todo &= g.todo - 1;
+    Frame<W> c;
+    if (!play_choice(g, k, p, target, sorted, c)) continue;
     Deck<W> child_start = start;
     record_choice(child_start, g, k);
-    const Frame<W> c = play_choice(g, k, sorted);
     if (ends_game(p, c, level + 1, sorted, target, nodes)) {
       Deck<W> full_start = child_start;
       const Deck<W> final_deck = settle_blanks(c.deck, full_start, p.n);

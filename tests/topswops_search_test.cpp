@@ -66,10 +66,14 @@ int unsettled_plain(const std::vector<int>& c) {
   return h;
 }
 
-int settled_plain(const std::vector<int>& c, int k) {
-  int t = 1;
-  while (c[t] == k - t) ++t;
-  return t;
+// The smallest h with positions h+1..n holding cards h+1..n in any order, by definition.
+int fixed_block_plain(const std::vector<int>& c) {
+  const int n = static_cast<int>(c.size());
+  for (int h = 0;; ++h) {
+    bool fixed = true;
+    for (int p = h; p < n; ++p) fixed = fixed && !(c[p] & ts::blank_bit) && c[p] > h;
+    if (fixed) return h;
+  }
 }
 
 bool in_place_plain(const std::vector<int>& c) {
@@ -146,18 +150,16 @@ TEST(TopswopsCore, PackedHelpersMatchPlainOnes) {
   for (int n : {3, 9, 16, 17, 24}) {
     const ts::Deck<3> sorted = ts::sorted_deck<3>(n);
     for (int trial = 0; trial < 500; ++trial) {
-      // A partial deck of m cards on top of the settled cards m+1..n.
+      // A partial deck of m cards on top of the cards m+1..n in order.
       const int m = 1 + static_cast<int>(rng() % n);
       std::vector<int> c = random_partial(m, rng);
       for (int v = m + 1; v <= n; ++v) c.push_back(v);
       ASSERT_EQ(ts::unsettled(pack<3>(c), sorted), unsettled_plain(c));
       ASSERT_EQ(ts::known_in_place(pack<3>(c), sorted), in_place_plain(c));
-      // Knuth's run: a blank on top about to take card h, with h-1, h-2, ... below it.
-      const int h = unsettled_plain(c);
-      c[0] = static_cast<int>(ts::blank_bit) | 1;
-      const int length = static_cast<int>(rng() % h);
-      for (int t = 1; t <= length && t < h - 1; ++t) c[t] = h - t;
-      ASSERT_EQ(ts::settled_by_flip(pack<3>(c), h), settled_plain(c, h));
+      ASSERT_EQ(ts::fixed_block(pack<3>(c), n), fixed_block_plain(c));
+      // The same cards m+1..n in a random order, with blanks among the cards above them.
+      std::shuffle(c.begin() + m, c.end(), rng);
+      ASSERT_EQ(ts::fixed_block(pack<3>(c), n), fixed_block_plain(c));
     }
   }
 }
@@ -221,13 +223,16 @@ TEST(TopswopsCore, ThreeWordDeckSearchesLikeTwoWordDeck) {
   }
 }
 
-TEST(TopswopsCore, NodesPerLevelMatchKnuthsProgram) {
+TEST(TopswopsCore, NodesPerLevelAtMostKnuthsProgram) {
   // Knuth's topswops-fwd with its table entry for 12 cards at f(12) = 65 visits these nodes
-  // per level (the same count of feasible card choices, the same two prunings).
+  // per level. Every node it prunes is pruned here too (its settled run at the bottom is one
+  // case of a block in any order, checked no later than at the node), the order of search
+  // is the same, so no level may hold more.
   const std::vector<std::uint64_t> knuth = {1,      10,     90,      680,     4363,    23787,
                                             107228, 385312, 1049111, 2147014, 3376218, 2900165};
   std::vector<std::uint64_t> nodes;
   const auto r = search_from_root<2>(12, false, table(published::longest.data(), 12), 65, &nodes);
   EXPECT_EQ(r.best, 65);
-  EXPECT_EQ(nodes, knuth);
+  ASSERT_EQ(nodes.size(), knuth.size());
+  for (std::size_t l = 0; l < knuth.size(); ++l) EXPECT_LE(nodes[l], knuth[l]) << "level " << l;
 }

@@ -86,7 +86,7 @@ std::vector<int> Plan::chunks_of_round(int round) const {
 
 nlohmann::json Plan::identity() const {
   return {{"game", "topswops"},
-          {"search", "knuth-forward/1"},
+          {"search", "knuth-forward/2"},
           {"n", n},
           {"final", final_name(final)},
           {"start_target", start_target},

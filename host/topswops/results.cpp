@@ -56,7 +56,8 @@ void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
   const int* published_counts = sorted ? topswops::published::longest_sorted_count.data()
                                        : topswops::published::longest_count.data();
   std::string md = fmt::format(
-      "{} Exhaustive forward search (Knuth's, with his two prunings); every deck reaching the "
+      "{} Exhaustive forward search (Knuth's, pruned by derangements and by the bound on the "
+      "largest cards fixed at the bottom in any order, after B. Chaffin); every deck reaching the "
       "maximum is listed with the deck its game ends in. The last column compares with OEIS "
       "{} and {}.\n\n| n | {} | decks | the decks (start -> end) | nodes | published |\n"
       "|---:|---:|---:|---|---:|---|\n",
