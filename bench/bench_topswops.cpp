@@ -146,6 +146,7 @@ int main(int argc, char** argv) {
                   result.count == 1 ? "" : "s",
                   result.decks.empty() ? "" : piles::comma_list(result.decks.front().deck),
                   result.total_nodes());
+  summary += fmt::format("Nodes per level: {}.\n", piles::comma_list(result.nodes));
   summary += fmt::format(
       "Speed-up, {} threads over 1 thread: {:.2f}x (wall), using {:.2f} cores; nodes per "
       "CPU-second with {} threads / with 1 thread: {:.2f}.\n",

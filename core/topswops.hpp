@@ -180,8 +180,8 @@ PILES_TOPSWOPS_HOT int unsettled(const Deck<W>& d, const Deck<W>& sorted) {
 // The bound that decides most prunings (B. Chaffin's "any order at the bottom"): when
 // positions h+1..n hold the cards h+1..n in any order, every card above them is at most h, so
 // no flip reaches them again and at most bound[h] steps follow. fixed_block returns the
-// smallest such h: a block from position q on needs every card from q down known and at least
-// q. With u = 0x7f - card at each position (0x7f for a blank, 0 past the deck), that is
+// smallest such h: a block from position q on needs the cards at positions q..n known and at
+// least q. With u = 0x7f - card at each position (0x7f for a blank, 0 past the deck), that is
 // max(u from q on) <= 0x7f - q; the suffix maxima take log2(8W) shifts of byte-wise maxima.
 namespace bits {
 
@@ -266,7 +266,7 @@ struct Problem {
 inline constexpr std::int32_t no_bound = 1 << 20;
 
 // A node with a blank on top: the deck, the values still free, the choices not tried yet,
-// steps played so far and h (positions h+1..n hold their cards in some order: fixed_block).
+// steps played so far and h: positions h+1..n hold the cards h+1..n in some order.
 template <int W>
 struct Frame {
   Deck<W> deck;
@@ -327,8 +327,10 @@ PILES_TOPSWOPS_HOT void prune_choices(Frame<W>& f, const Problem& p, int target)
 // child node c (its choices still to be opened); false when the child cannot reach `target`.
 // When the top card is h, the flip puts it at position h and the block grows, so the bound
 // is checked at once: the earliest step with the smaller h gives the tightest bound, and a
-// choice of k = h is judged after one flip. A shorter flip can grow the block too (cards come
-// down into place in another order), which the child's own look at its deck finds. In the
+// choice of k = h is judged after one flip. A shorter flip can grow the block too (the cards
+// come into place in another order); h then stays larger than it could be, still a valid
+// bound: looking for that after every choice's moves cost more time than the 0.2% of nodes it
+// saved at n = 13. In the
 // sorted variant a block out of order can never end sorted.
 template <int W>
 PILES_TOPSWOPS_HOT bool play_choice(const Frame<W>& f, int k, const Problem& p, int target,
