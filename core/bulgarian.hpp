@@ -19,12 +19,14 @@ using partition::part_t;
 
 // The Bulgarian solitaire move: one card from each of the len piles forms a new pile of len;
 // emptied piles vanish. `out` needs room for len + 1 parts. Returns the new number of parts.
-PILES_HD inline int move(const part_t* parts, int len, part_t* out) {
-  const part_t fresh = static_cast<part_t>(len);
+// Part is part_t wherever partitions are ranked, and wider where a trace has more cards.
+template <class Part>
+PILES_HD inline int move(const Part* parts, int len, Part* out) {
+  const Part fresh = static_cast<Part>(len);
   int o = 0;
   bool placed = false;
   for (int i = 0; i < len; ++i) {
-    const part_t v = static_cast<part_t>(parts[i] - 1);
+    const Part v = static_cast<Part>(parts[i] - 1);
     if (v == 0) break;  // non-increasing: every later pile is empty too
     if (!placed && fresh >= v) {
       out[o++] = fresh;
@@ -285,11 +287,12 @@ PILES_HD constexpr std::uint64_t counter_random(std::uint64_t key, std::uint64_t
 // One stochastic move on non-increasing parts (in place; room for len + 1 parts): pile i gives
 // a card when the top 53 bits of its random word are below `threshold` = p * 2^53, which is
 // exact for every double p, and p = 1 is the plain game. Returns the new length.
-PILES_HD inline int stochastic_move(part_t* parts, int len, std::uint64_t threshold,
+template <class Part>
+PILES_HD inline int stochastic_move(Part* parts, int len, std::uint64_t threshold,
                                     std::uint64_t key, std::uint64_t step) {
   int taken = 0, out = 0;
   for (int i = 0; i < len; ++i) {
-    part_t v = parts[i];
+    Part v = parts[i];
     if ((counter_random(key, step, static_cast<std::uint64_t>(i)) >> 11) < threshold) {
       --v;
       ++taken;
@@ -299,7 +302,7 @@ PILES_HD inline int stochastic_move(part_t* parts, int len, std::uint64_t thresh
   if (taken == 0) return out;
   // Taking a card keeps the order except among equal piles, so an insertion sort is short.
   for (int i = 1; i < out; ++i) {
-    const part_t v = parts[i];
+    const Part v = parts[i];
     int j = i;
     while (j > 0 && parts[j - 1] < v) {
       parts[j] = parts[j - 1];
@@ -312,7 +315,7 @@ PILES_HD inline int stochastic_move(part_t* parts, int len, std::uint64_t thresh
     parts[j] = parts[j - 1];
     --j;
   }
-  parts[j] = static_cast<part_t>(taken);
+  parts[j] = static_cast<Part>(taken);
   return out + 1;
 }
 

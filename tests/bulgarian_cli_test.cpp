@@ -76,6 +76,18 @@ TEST(BulgarianCli, RandomIsReproducibleAcrossThreadCounts) {
   EXPECT_EQ(a.json()["triangle"], (nlohmann::json{5, 4, 3, 2, 1}));
 }
 
+TEST(BulgarianCli, RandomPastRankedSizesPlaysOnTheCpu) {
+  // p = 1 is the plain game, and n = 2016 = T_63 reaches the triangle (63, ..., 1) within
+  // 63^2 - 63 = 3906 moves (Igusa; Etienne): every chain ends on it.
+  const auto r = run_piles("bulgarian random 2016 --p 1 --runs 3 --steps 4000 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["backend"], "cpu");
+  EXPECT_EQ(j["mean_shape"].size(), 63u);
+  EXPECT_EQ(j["mean_shape"].front(), 63.0);
+  EXPECT_EQ(j["distance_to_triangle"], 0.0);
+}
+
 struct BadInput {
   const char* args;
   const char* named;  // the bad value the message must name
@@ -100,6 +112,7 @@ TEST(BulgarianCli, BadInputExitsTwoWithOneLine) {
       {"bulgarian random 10 --p 0.5 --steps -1", "'-1'"},
       {"bulgarian random 10 --p 0.5 --start 5,4", "'5,4'"},
       {"bulgarian random 0 --p 0.5", "'0'"},
+      {"bulgarian random 1000 --p 0.5 --backend gpu", "416 cards"},
   };
   for (const auto& c : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles(c.args), c.named)) << c.args;

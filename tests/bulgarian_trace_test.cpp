@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <map>
+#include <numeric>
+#include <random>
+
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "tests/support/run_piles.hpp"
@@ -80,10 +84,80 @@ TEST(BulgarianTrace, BadPartitionsExitTwoNamingTheValue) {
       {"3,,1", "empty entry"},
       {"''", "empty list"},
       {"a", "'a'"},
-      {"400,20", "420 cards"},
+      {"600000000,600000000", "1200000000 cards"},
       {"1,2,99999999999999999999", "99999999999999999999"},
   };
   for (const auto& [partition, message] : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles("bulgarian trace " + partition), message))
         << partition;
+}
+
+// The trace the plain way: every partition kept in a map until one repeats.
+piles::bulgarian::Trace trace_by_map(const std::vector<int>& start) {
+  piles::bulgarian::Trace t;
+  std::map<std::vector<int>, int> seen;
+  std::vector<int> cur = start, next;
+  while (!seen.count(cur)) {
+    seen.emplace(cur, static_cast<int>(t.partitions.size()));
+    t.partitions.push_back(cur);
+    next.resize(cur.size() + 1);
+    next.resize(piles::bulgarian::move(cur.data(), static_cast<int>(cur.size()), next.data()));
+    cur.swap(next);
+  }
+  t.transient = seen[cur];
+  t.cycle_length = static_cast<std::int64_t>(t.partitions.size()) - t.transient;
+  if (t.cycle_length > 1) t.partitions.push_back(cur);
+  return t;
+}
+
+TEST(BulgarianTrace, CycleFindingAgreesWithKeepingEveryPartition) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    // A random composition of n into up to 6 parts.
+    const int n = 1 + static_cast<int>(rng() % 600);
+    std::vector<int> parts;
+    for (int left = n; left > 0;) {
+      const int v = parts.size() == 5 ? left : 1 + static_cast<int>(rng() % left);
+      parts.push_back(v);
+      left -= v;
+    }
+    std::sort(parts.begin(), parts.end(), std::greater<>());
+    const auto expected = trace_by_map(parts);
+    const auto listed = piles::bulgarian::trace(parts);
+    const auto summary = piles::bulgarian::trace(parts, false);
+    EXPECT_EQ(listed.partitions, expected.partitions) << n;
+    EXPECT_EQ(listed.transient, expected.transient) << n;
+    EXPECT_EQ(listed.cycle_length, expected.cycle_length) << n;
+    EXPECT_EQ(summary.transient, expected.transient) << n;
+    EXPECT_EQ(summary.cycle_length, expected.cycle_length) << n;
+    EXPECT_TRUE(summary.partitions.empty());
+  }
+}
+
+TEST(BulgarianTrace, LargeStartsReachBrandtsCycles) {
+  // Brandt: for n = T_k + r (0 < r <= k) every cycle has length (k + 1) / gcd(k + 1, r); for
+  // n = T_k the triangle is a fixed point.
+  for (const int n : {100'000, 1'000'000, 500'500}) {
+    const auto t = piles::bulgarian::trace({n}, false);
+    const int k = piles::bulgarian::brandt_k(n), r = n - piles::bulgarian::triangular(k);
+    EXPECT_EQ(t.cycle_length, r == 0 ? 1 : (k + 1) / std::gcd(k + 1, r)) << n;
+    EXPECT_EQ(t.cards, n);
+  }
+}
+
+TEST(BulgarianTrace, SeedTableFourStartsOfAnySize) {
+  // Seed 001, Table 4: starts of 163, 265, 459 and 605 cards, past the ranked sizes.
+  for (const char* start : {"125,21,9,8", "125,121,19", "235,115,109", "335,115,100,55"}) {
+    const auto r = run_piles(std::string("bulgarian trace ") + start + " --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["trace"].size(), j["transient"].get<std::size_t>() +
+                                     j["cycle_length"].get<std::size_t>() +
+                                     (j["cycle_length"] == 1 ? 0 : 1))
+        << start;
+    const auto quiet = run_piles(std::string("bulgarian trace ") + start + " --json --quiet");
+    ASSERT_EQ(quiet.status, 0) << quiet.err;
+    EXPECT_FALSE(quiet.json().contains("trace"));
+    EXPECT_EQ(quiet.json()["transient"], j["transient"]);
+  }
 }

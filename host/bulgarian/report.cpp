@@ -10,16 +10,17 @@
 
 namespace piles::bulgarian {
 nlohmann::json to_json(const Trace& t) {
-  return {{"start", t.start},
-          {"trace", t.partitions},
-          {"transient", t.transient},
-          {"cycle_length", t.cycle_length}};
+  nlohmann::json j = {{"start", t.start},
+                      {"n", t.cards},
+                      {"transient", t.transient},
+                      {"cycle_length", t.cycle_length}};
+  if (!t.partitions.empty()) j["trace"] = t.partitions;
+  return j;
 }
 
 std::string to_text(const Trace& t, bool quiet) {
-  const int n = std::accumulate(t.start.begin(), t.start.end(), 0);
   std::string out = fmt::format("start         {}   n = {}\ntransient     {}\ncycle length  {}\n",
-                                paren_list(t.start), n, t.transient, t.cycle_length);
+                                paren_list(t.start), t.cards, t.transient, t.cycle_length);
   if (quiet) return out;
   for (std::size_t i = 0; i < t.partitions.size(); ++i) {
     const char* mark = static_cast<int>(i) == t.transient                   ? "   <- cycle"

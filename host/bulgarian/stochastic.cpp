@@ -26,29 +26,33 @@ void check(const RandomSpec& spec) {
   if (spec.runs < 1) throw UsageError("--runs: need at least one run");
 }
 
+// Parts are int here, so any number of cards fits; the shape grows with the most piles seen.
 void run_cpu(const RandomSpec& spec, std::uint64_t threshold, int threads, RandomResult& r) {
-  const int n = r.n;
   const auto runs = static_cast<std::int64_t>(spec.runs);
-  std::vector<std::uint64_t> shape(n, 0);
+  std::vector<std::uint64_t> shape;
   std::uint64_t piles = 0;
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<part_t> parts(n + 1);
-    std::vector<std::uint64_t> my_shape(n, 0);
+    std::vector<int> parts;
+    std::vector<std::uint64_t> my_shape;
     std::uint64_t my_piles = 0;
 #pragma omp for schedule(static)
     for (std::int64_t chain = 0; chain < runs; ++chain) {
-      int len = static_cast<int>(spec.start.size());
-      std::copy(spec.start.begin(), spec.start.end(), parts.begin());
+      parts.assign(spec.start.begin(), spec.start.end());
       const std::uint64_t key = chain_key(spec.seed, chain);
-      for (std::uint64_t step = 0; step < spec.steps; ++step)
-        len = stochastic_move(parts.data(), len, threshold, key, step);
-      for (int i = 0; i < len; ++i) my_shape[i] += parts[i];
-      my_piles += len;
+      for (std::uint64_t step = 0; step < spec.steps; ++step) {
+        const int len = static_cast<int>(parts.size());
+        parts.push_back(0);
+        parts.resize(stochastic_move(parts.data(), len, threshold, key, step));
+      }
+      if (parts.size() > my_shape.size()) my_shape.resize(parts.size());
+      for (std::size_t i = 0; i < parts.size(); ++i) my_shape[i] += parts[i];
+      my_piles += parts.size();
     }
 #pragma omp critical(piles_bulgarian_random_merge)
     {
-      for (int i = 0; i < n; ++i) shape[i] += my_shape[i];
+      if (my_shape.size() > shape.size()) shape.resize(my_shape.size());
+      for (std::size_t i = 0; i < my_shape.size(); ++i) shape[i] += my_shape[i];
       piles += my_piles;
     }
   }
@@ -67,7 +71,10 @@ RandomResult run_random(const RandomSpec& spec, const RunTarget& target) {
   const auto start = std::chrono::steady_clock::now();
   RandomResult r;
   r.spec = spec;
-  r.n = std::accumulate(spec.start.begin(), spec.start.end(), 0);
+  r.n = static_cast<int>(std::accumulate(spec.start.begin(), spec.start.end(), std::int64_t{0}));
+  if (target.backend == Backend::gpu && r.n > partition::max_n)
+    throw UsageError(fmt::format("random: the GPU engine takes at most {} cards, not {}",
+                                 partition::max_n, r.n));
   r.target = target;
   const std::uint64_t threshold = probability_threshold(spec.p);
   if (target.backend == Backend::gpu) {
@@ -81,6 +88,8 @@ RandomResult run_random(const RandomSpec& spec, const RunTarget& target) {
   } else {
     run_cpu(spec, threshold, target.threads, r);
   }
+  // Both engines report the same piles: the largest first, none that is always empty.
+  while (!r.shape_sums.empty() && r.shape_sums.back() == 0) r.shape_sums.pop_back();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -22,7 +22,8 @@ namespace piles::cli {
 namespace {
 
 void run_trace(const std::string& text, const CommonOptions& common) {
-  const bulgarian::Trace t = bulgarian::trace(bulgarian::parse_partition(text));
+  const bulgarian::Trace t =
+      bulgarian::trace(bulgarian::parse_partition(text, bulgarian::max_trace_cards), !common.quiet);
   if (common.json)
     emit_json(bulgarian::to_json(t));
   else
@@ -101,7 +102,7 @@ struct RandomOptions {
 
 bulgarian::RandomSpec parse_random(const RandomOptions& o) {
   bulgarian::RandomSpec spec;
-  const int n = static_cast<int>(parse_int(o.n, "n", 1, partition::max_n));
+  const int n = static_cast<int>(parse_int(o.n, "n", 1, bulgarian::max_trace_cards));
   spec.p = [&] {
     std::size_t used = 0;
     double p = -1;
@@ -118,16 +119,25 @@ bulgarian::RandomSpec parse_random(const RandomOptions& o) {
   spec.steps = static_cast<std::uint64_t>(parse_int(o.steps, "--steps", 0, std::int64_t{1} << 40));
   spec.seed = static_cast<std::uint64_t>(
       parse_int(o.seed, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
-  spec.start = o.start.empty() ? std::vector<int>{n} : bulgarian::parse_partition(o.start);
-  const int total = std::accumulate(spec.start.begin(), spec.start.end(), 0);
+  spec.start = o.start.empty() ? std::vector<int>{n}
+                               : bulgarian::parse_partition(o.start, bulgarian::max_trace_cards);
+  const std::int64_t total = std::accumulate(spec.start.begin(), spec.start.end(), std::int64_t{0});
   if (total != n)
     throw UsageError(fmt::format("--start: '{}' has {} cards, not n = {}", o.start, total, n));
   return spec;
 }
 
 void run_random(const RandomOptions& options, const CommonOptions& common) {
-  const bulgarian::RandomResult r =
-      bulgarian::run_random(parse_random(options), resolve_backend(common));
+  const bulgarian::RandomSpec spec = parse_random(options);
+  // The GPU engine keeps a chain's piles in a fixed array; more cards play on the CPU.
+  const bool fits_gpu =
+      std::accumulate(spec.start.begin(), spec.start.end(), 0) <= partition::max_n;
+  const std::string beyond =
+      fmt::format("bulgarian random of more than {} cards", partition::max_n);
+  const RunTarget target =
+      fits_gpu ? resolve_backend(common)
+               : RunTarget{Backend::cpu, "cpu", host_only_threads(common, beyond.c_str())};
+  const bulgarian::RandomResult r = bulgarian::run_random(spec, target);
   if (!options.plot.empty()) bulgarian::plot_random(r, options.plot);
   if (common.json)
     emit_json(bulgarian::to_json(r));
@@ -145,7 +155,11 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   auto start = std::make_shared<std::string>();
   CLI::App* trace =
       bulgarian->add_subcommand("trace", "Play from one partition until a partition repeats");
-  trace->add_option("PARTITION", *start, "Comma-separated positive parts, e.g. 5,2,2")->required();
+  trace
+      ->add_option("PARTITION", *start,
+                   "Comma-separated positive parts, e.g. 5,2,2; any number of cards (--quiet "
+                   "gives the transient and cycle without listing every partition)")
+      ->required();
   trace->callback([start, &common] { run_trace(*start, common); });
 
   auto analyze = std::make_shared<AnalyzeOptions>();
