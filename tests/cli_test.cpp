@@ -54,6 +54,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"topswops play 1 --threads 99999999999", "99999999999"},
       {"topswops play 1 --threads ''", "--threads"},
       {"topswops play 1 --threads 1 --threads 2", "--threads"},
+      {"topswops solve 5 --bound +-0", "'+-0' is not an integer"},
       {"topswops play ''", "empty"},
       {"bulgarian trace ''", "empty"},
       {"babylon solve ''", "empty"},

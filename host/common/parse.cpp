@@ -13,7 +13,9 @@ std::int64_t parse_int(std::string_view text, std::string_view what, std::int64_
   if (text.empty()) throw UsageError(fmt::format("{}: empty value", what));
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data() + (text.front() == '+'), end, value);
+  // from_chars takes no '+', so one is skipped here, but not before a '-': "+-7" is no integer.
+  const bool plus = text.front() == '+' && (text.size() == 1 || text[1] != '-');
+  auto [ptr, ec] = std::from_chars(text.data() + plus, end, value);
   if (ec == std::errc::result_out_of_range ||
       (ec == std::errc() && ptr == end && (value < lo || value > hi)))
     throw UsageError(fmt::format("{}: '{}' is out of range ({}..{})", what, text, lo, hi));
