@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <boost/crc.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -128,4 +130,21 @@ TEST_F(JournalTest, ChunkTwiceWithDifferentResultsIsRefused) {
   ChunkJournal(path_, problem_).append(4, {{"x", 2}});
   const std::string error = open_error(problem_);
   EXPECT_NE(error.find("chunk 4"), std::string::npos) << error;
+}
+
+TEST_F(JournalTest, DeeplyNestedLineIsRefused) {
+  // Two identical lines nested 300,000 deep: comparing or copying them recursed once per level
+  // and overflowed the stack (found by fuzzing); nesting is now refused as the line is read.
+  const std::string deep = std::string(300000, '[') + std::string(300000, ']');
+  auto line = [](const std::string& body) {
+    boost::crc_32_type crc;
+    crc.process_bytes(body.data(), body.size());
+    char digits[9];
+    std::snprintf(digits, sizeof digits, "%08x", static_cast<unsigned>(crc.checksum()));
+    return body + " " + digits + "\n";
+  };
+  write(line("problem " + problem_.dump()) + line("1 " + deep) + line("1 " + deep));
+  const std::string error = open_error(problem_);
+  EXPECT_NE(error.find("line 2: payload nested more than"), std::string::npos) << error;
+  EXPECT_THROW(read_journal(path_), UsageError);
 }

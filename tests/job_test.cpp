@@ -1,5 +1,6 @@
 // Every game that runs through the job driver gives the answer of a plain run after a kill -9
-// and a resume, and after shards and a merge.
+// and a resume, and after shards and a merge; a journal whose records are malformed is refused
+// with one line.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -8,6 +9,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -17,6 +20,7 @@
 #include "tests/support/run_piles.hpp"
 
 namespace fs = std::filesystem;
+using piles::testing::is_usage_error;
 using piles::testing::run_piles;
 
 namespace {
@@ -180,3 +184,60 @@ TEST_P(JobDriver, AJournalOfAnotherGameIsRefused) {
 
 INSTANTIATE_TEST_SUITE_P(EveryGame, JobDriver, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return info.param.name; });
+
+// Journals with their checksums right but a record edited past what the game can read (found
+// by fuzzing the merge commands): every merge refuses them with one line and status 2, where
+// they failed with status 1, ran out of memory, or converted a float with undefined behaviour.
+TEST(JobJournals, MalformedRecordsAreRefusedByEveryMerge) {
+  using piles::JournalContents;
+  struct Edit {
+    std::string game, what;
+    std::function<void(JournalContents&)> edit;
+    std::string names;
+  };
+  const std::map<std::string, std::string> runs = {
+      {"topswops", "topswops solve 9"},
+      {"bulgarian", "bulgarian analyze 3..5 --chunks 2"},
+      {"babylon", "babylon table --colors 2 --max-chips 5"}};
+  const std::vector<Edit> edits = {
+      {"topswops", "a float as the longest game",
+       [](JournalContents& j) { j.chunks.at(0)["best"] = 1e300; }, "malformed chunk result"},
+      {"topswops", "a float as the target",
+       [](JournalContents& j) { j.chunks.at(0)["target"] = -1e19; }, "malformed chunk record"},
+      {"topswops", "a float in the problem",
+       [](JournalContents& j) { j.problem["start_target"] = 1e300; }, "not a Topswops journal"},
+      {"bulgarian", "a record that is no object", [](JournalContents& j) { j.chunks.at(0) = {1}; },
+       "malformed chunk record"},
+      {"bulgarian", "two billion chunks per n",
+       [](JournalContents& j) { j.problem["chunks_per_n"] = 2'000'000'000; },
+       "not a Bulgarian journal"},
+      {"bulgarian", "counts that do not add up to p(n)",
+       [](JournalContents& j) { j.chunks.at(5)["histogram"][5] = 1; },
+       "the journal's chunks count 8 partitions, not 7"},
+      {"bulgarian", "a float as a count",
+       [](JournalContents& j) { j.chunks.at(0)["leaves"] = 1e300; },
+       "not a Bulgarian chunk record"},
+      {"babylon", "a record that is no object", [](JournalContents& j) { j.chunks.at(0) = "x"; },
+       "malformed chunk record"},
+      {"babylon", "a float as a count",
+       [](JournalContents& j) { j.chunks.at(0)["rows"][0]["searched"] = 1e300; },
+       "not the starts of"},
+  };
+  char dir_template[] = "/tmp/piles_merge_XXXXXX";
+  const fs::path dir = mkdtemp(dir_template);
+  for (const Edit& e : edits) {
+    SCOPED_TRACE(e.game + ": " + e.what);
+    const std::string whole = (dir / e.game).string(), edited = (dir / "edited").string();
+    if (!fs::exists(whole))
+      ASSERT_EQ(run_piles(runs.at(e.game) + " --quiet --checkpoint " + whole).status, 0);
+    JournalContents j = piles::read_journal(whole);
+    e.edit(j);
+    fs::remove(edited);
+    {
+      piles::ChunkJournal out(edited, j.problem);
+      for (const auto& [chunk, payload] : j.chunks) out.append(chunk, payload);
+    }
+    EXPECT_TRUE(is_usage_error(run_piles(e.game + " merge " + edited), e.names));
+  }
+  fs::remove_all(dir);
+}

@@ -10,6 +10,7 @@
 #include "host/babylon/start.hpp"
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
+#include "host/common/json_integer.hpp"
 
 namespace piles::babylon {
 namespace {
@@ -99,11 +100,11 @@ class TableJob {
       if (list.size() == starts_[c].size())
         for (std::size_t i = 0; i < list.size(); ++i) {
           TableRow row;
-          row.counts = list[i].at("counts").get<std::vector<int>>();
+          row.counts = json_integers<int>(list[i].at("counts"));
           if (row.counts != starts_[c][i]) break;
           row.chips = max_chips_ - static_cast<int>(c);
           row.first_wins = list[i].at("first_wins").get<bool>();
-          row.searched = list[i].at("searched").get<std::uint64_t>();
+          row.searched = json_integer<std::uint64_t>(list[i].at("searched"));
           row.seconds = list[i].at("seconds").get<double>();
           rows.push_back(std::move(row));
         }
@@ -141,8 +142,8 @@ Table merge_tables(const std::vector<std::string>& journals) {
   if (journals.empty()) throw UsageError("merge: no journal files given");
   int colours = 0, max_chips = 0;
   job::read_identity(journals.front(), "babylon", [&](const nlohmann::json& p) {
-    colours = p.at("colours").get<int>();
-    max_chips = p.at("max_chips").get<int>();
+    colours = json_integer<int>(p.at("colours"));
+    max_chips = json_integer<int>(p.at("max_chips"));
   });
   if (colours < 2 || colours > max_colours || max_chips > max_start_chips(colours))
     throw UsageError(fmt::format("{}: not a Babylon journal", journals.front()));

@@ -11,6 +11,7 @@
 #include "host/bulgarian/backward.hpp"
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
+#include "host/common/json_integer.hpp"
 #include "host/common/partition_table.hpp"
 
 namespace piles::bulgarian {
@@ -26,8 +27,8 @@ nlohmann::json counts_to_json(const ForestCounts& c) {
 ForestCounts counts_from_json(const nlohmann::json& j, const std::string& where) {
   try {
     ForestCounts c;
-    c.histogram = j.at("histogram").get<std::vector<std::uint64_t>>();
-    c.leaves = j.at("leaves").get<std::uint64_t>();
+    c.histogram = json_integers<std::uint64_t>(j.at("histogram"));
+    c.leaves = json_integer<std::uint64_t>(j.at("leaves"));
     return c;
   } catch (const nlohmann::json::exception&) {
     throw UsageError(fmt::format("{}: not a Bulgarian chunk record", where));
@@ -135,11 +136,18 @@ class RangeJob {
     a.partitions = partitions_[round];
     a.engine = Engine::backward;
     a.target = target_;
+    bool resumed = false;
     for (job::Chunk c = first_chunk(n); c < first_chunk(n) + chunks_; ++c) {
       const job::Record& r = records.at(c);
       t.counts.merge(counts_from_json(r.payload, "chunk"));
       a.seconds += r.seconds;
+      resumed = resumed || r.resumed;
     }
+    // Chunks read from a journal that do not add up are bad input (an edited journal, or one of
+    // another version); chunks this run computed that do not are an engine failure.
+    if (t.counts.nodes() != a.partitions && resumed)
+      throw UsageError(fmt::format("n = {}: the journal's chunks count {} partitions, not {}", n,
+                                   t.counts.nodes(), a.partitions));
     if (t.counts.nodes() != a.partitions)
       throw std::runtime_error(fmt::format("n = {}: the chunks visited {} partitions, not {}", n,
                                            t.counts.nodes(), a.partitions));
@@ -172,15 +180,20 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
   IntRange range{0, 0};
   int chunks = 0;
   job::read_identity(journals.front(), "bulgarian", [&](const nlohmann::json& p) {
-    range = {p.at("first").get<int>(), p.at("last").get<int>()};
-    chunks = p.at("chunks_per_n").get<int>();
+    range = {json_integer<int>(p.at("first")), json_integer<int>(p.at("last"))};
+    chunks = json_integer<int>(p.at("chunks_per_n"));
   });
-  if (chunks < 1 || range.first > range.last)
+  // The job lists every chunk: a count no analyze run takes could exhaust the memory.
+  if (chunks < 1 || chunks > max_chunks_per_n || range.first > range.last)
     throw UsageError(fmt::format("{}: not a Bulgarian journal", journals.front()));
   RunTarget merged;
   merged.device = "merge";
-  RangeJob job(range, chunks, merged, done);
-  return job::merge(job.describe(), journals);
+  // Handed on once every n has checked out: a journal refused at its last n prints nothing.
+  std::vector<Analysis> analyses;
+  RangeJob job(range, chunks, merged, [&](const Analysis& a) { analyses.push_back(a); });
+  job::Outcome outcome = job::merge(job.describe(), journals);
+  for (const Analysis& a : analyses) done(a);
+  return outcome;
 }
 
 }  // namespace piles::bulgarian

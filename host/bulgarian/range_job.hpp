@@ -14,9 +14,11 @@ namespace piles::bulgarian {
 // of numbered chunks, each chunk some subtrees of the predecessor forest of n (DESIGN.md
 // section 11), so the range can be journaled and resumed, cut into shards and merged, or spread
 // over MPI ranks.
+inline constexpr int max_chunks_per_n = 1 << 16;
+
 struct RangeRun {
   IntRange range{0, 0};
-  int chunks_per_n = 64;
+  int chunks_per_n = 64;  // 1..max_chunks_per_n
   job::Options run;
 };
 
@@ -25,7 +27,8 @@ struct RangeRun {
 job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
                            const std::function<void(const Analysis&)>& done);
 
-// The analyses of every n from the journals of a range's shards.
+// The analyses of every n from the journals of a range's shards, handed to `done` in increasing
+// n once every n has checked out.
 job::Outcome merge_range(const std::vector<std::string>& journals,
                          const std::function<void(const Analysis&)>& done);
 

@@ -171,7 +171,7 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   analyze_cmd
       ->add_option("--chunks", analyze->chunks,
                    "Chunks per n of the backward engine's job (default 64)")
-      ->check(CLI::Range(1, 1 << 16));
+      ->check(CLI::Range(1, bulgarian::max_chunks_per_n));
   add_job_options(*analyze_cmd, analyze->job);
   analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
 

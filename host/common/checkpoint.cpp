@@ -27,6 +27,11 @@ std::string make_line(const std::string& key, const nlohmann::json& value) {
   return fmt::format("{} {:08x}\n", body, crc32(body));
 }
 
+// Every payload nests a few levels (Topswops: object, array of decks, deck object, cards).
+// Copying, comparing and printing JSON recurse once per level, so a line nested thousands deep
+// would overflow the stack: such a line is refused as it is read.
+constexpr int max_json_depth = 16;
+
 struct Line {
   std::string key;
   nlohmann::json value;
@@ -41,8 +46,13 @@ Line parse_line(std::string_view text, const std::string& where) {
   if (crc_text != fmt::format("{:08x}", crc32(body)))
     throw UsageError(fmt::format("{}: checksum mismatch, the journal is damaged", where));
   Line line{std::string(text.substr(0, first)), {}};
+  const auto shallow = [&](int depth, nlohmann::json::parse_event_t, const nlohmann::json&) {
+    if (depth > max_json_depth)
+      throw UsageError(fmt::format("{}: payload nested more than {} deep", where, max_json_depth));
+    return true;
+  };
   try {
-    line.value = nlohmann::json::parse(body.substr(first + 1));
+    line.value = nlohmann::json::parse(body.substr(first + 1), shallow);
   } catch (const nlohmann::json::exception&) {
     throw UsageError(fmt::format("{}: payload is not JSON", where));
   }

@@ -12,12 +12,21 @@
 #include "host/common/checkpoint.hpp"
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
+#include "host/common/json_integer.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
 #include "host/common/progress.hpp"
 
 namespace piles::job {
 namespace {
+
+// The problems of every game name integers and strings only. A float in one marks a file that
+// is no journal of this program, and keeps it from `read`, where get<int>() would convert it
+// with undefined behaviour when it is out of range.
+bool has_float(const nlohmann::json& j) {
+  if (j.is_number_float()) return true;
+  return j.is_structured() && std::any_of(j.begin(), j.end(), has_float);
+}
 
 bool targeted(const Job& job) {
   return static_cast<bool>(job.raise);
@@ -27,11 +36,12 @@ bool targeted(const Job& job) {
 Record read_record(const Job& job, Chunk chunk, nlohmann::json payload, const std::string& where) {
   if (chunk >= job.chunk_count)
     throw UsageError(fmt::format("{}: there are only {} chunks", where, job.chunk_count));
+  if (!payload.is_object()) throw UsageError(fmt::format("{}: malformed chunk record", where));
   Record r;
   r.resumed = true;
   try {
     if (payload.contains("seconds")) r.seconds = payload.at("seconds").get<double>();
-    if (targeted(job)) r.target = payload.at("target").get<int>();
+    if (targeted(job)) r.target = json_integer<int>(payload.at("target"));
   } catch (const nlohmann::json::exception&) {
     throw UsageError(fmt::format("{}: malformed chunk record", where));
   }
@@ -231,7 +241,7 @@ void read_identity(const std::string& file, const std::string& game,
   const nlohmann::json problem = read_journal(file).problem;
   const std::string name = game.empty() ? game : char(std::toupper(game[0])) + game.substr(1);
   try {
-    if (problem.value("game", "") == game) return read(problem);
+    if (problem.value("game", "") == game && !has_float(problem)) return read(problem);
   } catch (const nlohmann::json::exception&) {
   }
   throw UsageError(fmt::format("{}: not a {} journal", file, name));

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "host/common/error.hpp"
+#include "host/common/json_integer.hpp"
 
 namespace piles::topswops {
 
@@ -56,7 +57,7 @@ nlohmann::json partial_to_json(const Partial& partial) {
 namespace {
 
 std::vector<int> read_deck(const nlohmann::json& j, int n, const std::string& where) {
-  auto deck = j.get<std::vector<int>>();
+  auto deck = json_integers<int>(j);
   std::vector<int> sorted = deck;
   std::sort(sorted.begin(), sorted.end());
   std::vector<int> expected(n);
@@ -71,9 +72,9 @@ std::vector<int> read_deck(const nlohmann::json& j, int n, const std::string& wh
 Partial partial_from_json(const nlohmann::json& payload, int n, const std::string& where) {
   Partial r;
   try {
-    r.best = payload.at("best").get<int>();
-    r.count = payload.at("count").get<std::uint64_t>();
-    r.nodes = payload.at("nodes").get<std::vector<std::uint64_t>>();
+    r.best = json_integer<int>(payload.at("best"));
+    r.count = json_integer<std::uint64_t>(payload.at("count"));
+    r.nodes = json_integers<std::uint64_t>(payload.at("nodes"));
     for (const auto& g : payload.at("decks"))
       r.decks.push_back({read_deck(g.at("deck"), n, where), read_deck(g.at("final"), n, where)});
   } catch (const nlohmann::json::exception& e) {
