@@ -1,8 +1,9 @@
 // Every game that runs through the job driver gives the answer of a plain run after a kill -9
-// and a resume, and after shards and a merge; a journal whose records are malformed is refused
-// with one line.
+// and a resume, after a full disk and a resume, and after shards and a merge; a journal that
+// cannot be written, or whose records are malformed, is refused with one line.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,8 +21,10 @@
 #include "tests/support/run_piles.hpp"
 
 namespace fs = std::filesystem;
+using piles::testing::CliResult;
 using piles::testing::is_usage_error;
 using piles::testing::run_piles;
+using piles::testing::slurp;
 
 namespace {
 
@@ -112,6 +115,49 @@ void kill_at(const Case& c, const std::string& journal, int lines, int signal) {
   std::ofstream(journal, std::ios::trunc) << kept << "7 {\"histo";
 }
 
+// Runs the case on two threads writing `journal`, with every file it writes limited to 2 KiB
+// (RLIMIT_FSIZE, SIGXFSZ ignored): a write past the limit fails with EFBIG, as one fails with
+// ENOSPC on a full disk, and no root is needed.
+CliResult run_on_full_disk(const Case& c, const std::string& journal, const fs::path& dir) {
+  std::vector<std::string> args = c.args;
+  for (const char* a : {"--threads", "2", "--quiet", "--slice", "0.01", "--checkpoint"})
+    args.push_back(a);
+  args.push_back(journal);
+  std::vector<char*> argv{const_cast<char*>("piles")};
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string binary = piles::testing::piles_binary();
+  const std::string out = (dir / "out").string(), err = (dir / "err").string();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::freopen(out.c_str(), "w", stdout);
+    std::freopen(err.c_str(), "w", stderr);
+    const rlimit limit{2048, 2048};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    signal(SIGXFSZ, SIG_IGN);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CliResult r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+// Failed as bad input or while running, with one line naming the journal.
+::testing::AssertionResult is_one_line_error(const CliResult& r, const std::string& journal) {
+  if (r.status != 1 && r.status != 2)
+    return ::testing::AssertionFailure() << "status " << r.status << ": " << r.err;
+  if (r.err.rfind("piles: error: ", 0) != 0 || std::count(r.err.begin(), r.err.end(), '\n') != 1)
+    return ::testing::AssertionFailure() << "not one error line: " << r.err;
+  if (r.err.find(journal) == std::string::npos)
+    return ::testing::AssertionFailure() << "does not name " << journal << ": " << r.err;
+  return ::testing::AssertionSuccess();
+}
+
 class JobDriver : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
@@ -169,6 +215,37 @@ TEST_P(JobDriver, TimeLimitStopsWithStatusThreeAndResumes) {
   const auto resumed = run_piles(words(c.args) + " --threads 2 --json --checkpoint " + journal);
   ASSERT_EQ(resumed.status, 0) << resumed.err;
   EXPECT_EQ(answers(resumed.out, c), plain(c));
+}
+
+TEST_P(JobDriver, AFullDiskEndsTheRunWithOneLineAndKeepsTheJournal) {
+  const Case& c = GetParam();
+  const std::string journal = file("journal");
+  EXPECT_TRUE(is_one_line_error(run_on_full_disk(c, journal, dir_), journal));
+  const std::string kept = slurp(journal);
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(kept.back(), '\n') << "the failed line is cut off";
+  EXPECT_GT(piles::read_journal(journal).chunks.size(), 0u);
+  const auto resumed = run_piles(words(c.args) + " --threads 2 --json --checkpoint " + journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(answers(resumed.out, c), plain(c));
+}
+
+TEST_P(JobDriver, AJournalInAReadOnlyFolderIsRefusedWithOneLine) {
+  if (geteuid() == 0) GTEST_SKIP() << "root writes where permissions say no";
+  const Case& c = GetParam();
+  const fs::path folder = dir_ / "read-only";
+  fs::create_directory(folder);
+  const std::string fresh = (folder / "fresh").string(), cut = (folder / "cut").string();
+  kill_at(c, cut, 3, SIGKILL);  // ends in a half line, which a resume would cut off
+  const std::string before = slurp(cut);
+  fs::permissions(cut, fs::perms::owner_read);
+  fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+  for (const std::string& journal : {fresh, cut})
+    EXPECT_TRUE(is_one_line_error(
+        run_piles(words(c.args) + " --threads 2 --quiet --checkpoint " + journal), journal));
+  EXPECT_FALSE(fs::exists(fresh));
+  EXPECT_EQ(slurp(cut), before);
+  fs::permissions(folder, fs::perms::owner_all);
 }
 
 TEST_P(JobDriver, AJournalOfAnotherGameIsRefused) {

@@ -11,6 +11,7 @@
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
 #include "host/common/json_integer.hpp"
+#include "host/common/parallel.hpp"
 
 namespace piles::babylon {
 namespace {
@@ -52,9 +53,7 @@ class TableJob {
     };
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
                    const job::ChunkDone& done) {
-      const int n = static_cast<int>(chunks.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(run.threads)
-      for (int i = 0; i < n; ++i) {
+      parallel_for_each(static_cast<int>(chunks.size()), run.threads, [&](int i) {
         const auto start = std::chrono::steady_clock::now();
         nlohmann::json rows = nlohmann::json::array();
         for (const std::vector<int>& counts : starts_[chunks[i]]) {
@@ -67,7 +66,7 @@ class TableJob {
                           {"seconds", seconds_since(s0)}});
         }
         done(chunks[i], {{"rows", std::move(rows)}}, seconds_since(start));
-      }
+      });
     };
     return j;
   }

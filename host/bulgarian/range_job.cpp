@@ -12,6 +12,7 @@
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
 #include "host/common/json_integer.hpp"
+#include "host/common/parallel.hpp"
 #include "host/common/partition_table.hpp"
 
 namespace piles::bulgarian {
@@ -81,13 +82,11 @@ class RangeJob {
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
                    const job::ChunkDone& done) {
       const bool gpu = run.backend == Backend::gpu;
-      const int n = static_cast<int>(chunks.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(gpu ? 1 : run.threads)
-      for (int i = 0; i < n; ++i) {
+      parallel_for_each(static_cast<int>(chunks.size()), gpu ? 1 : run.threads, [&](int i) {
         const auto start = std::chrono::steady_clock::now();
         const ForestCounts counts = walk(chunks[i], gpu);
         done(chunks[i], counts_to_json(counts), seconds_since(start));
-      }
+      });
     };
     j.round_done = [this](int round, const job::Records& records) { finish(round, records); };
     return j;

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <boost/crc.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -136,10 +138,17 @@ ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem)
                       path_.string(), contents.problem.dump(), problem.dump()));
     done_ = std::move(contents.chunks);
     keep = complete_length(text);
-    if (keep < text.size()) std::filesystem::resize_file(path_, keep);
+    if (keep < text.size()) std::filesystem::resize_file(path_, keep, ec);
+    if (ec)
+      throw UsageError(
+          fmt::format("{}: cannot write the journal ({})", path_.string(), ec.message()));
   }
   file_ = std::fopen(path_.c_str(), "ab");
   if (!file_) throw UsageError(fmt::format("{}: cannot write the journal", path_.string()));
+  // Unbuffered: each line goes to the file in one write, and nothing of a line that failed
+  // stays behind in a buffer to be written later.
+  std::setvbuf(file_, nullptr, _IONBF, 0);
+  length_ = keep;
   if (keep == 0) write_line("problem", problem);
 }
 
@@ -156,11 +165,21 @@ void ChunkJournal::append(std::uint64_t chunk, const nlohmann::json& payload) {
 
 void ChunkJournal::write_line(const std::string& key, const nlohmann::json& value) {
   const std::string line = make_line(key, value);
-  // Flushed at once, so a killed process loses only the line being written; synced to the disk
+  // Written at once, so a killed process loses only the line being written; synced to the disk
   // at most once a second, since a sync per chunk would cost more than small chunks do. A
   // crash of the machine can lose that second: whatever half line it leaves is dropped.
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
-    throw std::runtime_error(fmt::format("{}: cannot append to the journal", path_.string()));
+  // A write that fails (a full disk) is cut back off, and no line follows it, so the journal
+  // keeps every whole line before it.
+  if (failed_ || std::fwrite(line.data(), 1, line.size(), file_) != line.size()) {
+    const std::string why = failed_ ? "an earlier write failed" : std::strerror(errno);
+    failed_ = true;
+    // Should this fail too, the half line left at the end is dropped when the journal is read.
+    if (::ftruncate(::fileno(file_), static_cast<off_t>(length_)) != 0) {
+    }
+    throw std::runtime_error(
+        fmt::format("{}: cannot append to the journal: {}", path_.string(), why));
+  }
+  length_ += line.size();
   const auto now = std::chrono::steady_clock::now();
   if (now - last_sync_ >= std::chrono::seconds(1)) {
     ::fdatasync(::fileno(file_));

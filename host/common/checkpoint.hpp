@@ -39,7 +39,9 @@ class ChunkJournal {
   // The chunks finished in earlier runs (appends made through this object are not added).
   const std::map<std::uint64_t, nlohmann::json>& done() const { return done_; }
 
-  // Records one finished chunk and flushes it to disk; safe to call from several threads.
+  // Records one finished chunk and flushes it to disk; safe to call from several threads. A
+  // write that fails (a full disk) throws std::runtime_error; the journal then keeps its whole
+  // lines and takes no more.
   void append(std::uint64_t chunk, const nlohmann::json& payload);
 
  private:
@@ -48,6 +50,8 @@ class ChunkJournal {
   std::filesystem::path path_;
   std::map<std::uint64_t, nlohmann::json> done_;
   std::FILE* file_ = nullptr;
+  std::size_t length_ = 0;  // of the journal's whole lines
+  bool failed_ = false;     // a write failed: nothing more is appended
   std::chrono::steady_clock::time_point last_sync_{};
   std::mutex mutex_;
 };
