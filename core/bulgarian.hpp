@@ -17,14 +17,13 @@ using partition::part_t;
 // ---------------------------------------------------------------------------------------------
 // The move B.
 
-// The Bulgarian solitaire move: one card from each of the len piles forms a new pile of len;
-// emptied piles vanish. `out` needs room for len + 1 parts. Returns the new number of parts.
-// Part is part_t wherever partitions are ranked, and wider where a trace has more cards.
+// One card from each of the len non-increasing piles, emptied piles vanish, and a new pile of
+// `fresh` cards (none when fresh is 0) takes its place in the order. `out` needs room for
+// len + 1 parts. Returns the new number of parts.
 template <class Part>
-PILES_HD inline int move(const Part* parts, int len, Part* out) {
-  const Part fresh = static_cast<Part>(len);
+PILES_HD inline int take_one_each(const Part* parts, int len, Part fresh, Part* out) {
   int o = 0;
-  bool placed = false;
+  bool placed = fresh == 0;
   for (int i = 0; i < len; ++i) {
     const Part v = static_cast<Part>(parts[i] - 1);
     if (v == 0) break;  // non-increasing: every later pile is empty too
@@ -36,6 +35,14 @@ PILES_HD inline int move(const Part* parts, int len, Part* out) {
   }
   if (!placed) out[o++] = fresh;
   return o;
+}
+
+// The Bulgarian solitaire move: one card from each of the len piles forms a new pile of len;
+// emptied piles vanish. `out` needs room for len + 1 parts. Returns the new number of parts.
+// Part is part_t wherever partitions are ranked, and wider where a trace has more cards.
+template <class Part>
+PILES_HD inline int move(const Part* parts, int len, Part* out) {
+  return take_one_each(parts, len, static_cast<Part>(len), out);
 }
 
 // ---------------------------------------------------------------------------------------------

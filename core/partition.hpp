@@ -44,11 +44,14 @@ PILES_HD inline std::uint64_t rank(CountView table, const part_t* parts, int len
   return r;
 }
 
-// Inverse of rank: take the largest next part v whose smaller choices, P[x][v-1], fit in r.
-// P[x][v-1] grows with v, so a binary search over v finds it. Returns the number of parts.
-PILES_HD inline int unrank(CountView table, std::uint64_t r, part_t* parts) {
-  int rest = table.n;
-  int cap = table.n;
+// Inverse of rank among the partitions of `total` <= table.n cards into parts of at most
+// `max_part` (whose ranks are 0..P[total][max_part]-1, the lexicographically smallest): take
+// the largest next part v whose smaller choices, P[x][v-1], fit in r. P[x][v-1] grows with v,
+// so a binary search over v finds it. Returns the number of parts.
+PILES_HD inline int unrank(CountView table, std::uint64_t r, part_t* parts, int total,
+                           int max_part) {
+  int rest = total;
+  int cap = max_part;
   int len = 0;
   while (rest > 0) {
     int lo = 1, hi = cap < rest ? cap : rest;
@@ -65,6 +68,11 @@ PILES_HD inline int unrank(CountView table, std::uint64_t r, part_t* parts) {
     cap = lo;
   }
   return len;
+}
+
+// Inverse of rank over every partition of table.n.
+PILES_HD inline int unrank(CountView table, std::uint64_t r, part_t* parts) {
+  return unrank(table, r, parts, table.n, table.n);
 }
 
 }  // namespace piles::partition

@@ -10,6 +10,7 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/backward.hpp"
 #include "host/bulgarian/forward.hpp"
+#include "host/bulgarian/variant_analysis.hpp"
 #include "host/common/error.hpp"
 #include "host/common/partition_table.hpp"
 #ifdef PILES_HAVE_CUDA
@@ -74,7 +75,15 @@ void run_forward(const PartitionTable& table, const RunTarget& target, Analysis&
 }  // namespace
 
 const char* engine_name(Engine engine) {
-  return engine == Engine::forward ? "forward" : "backward";
+  switch (engine) {
+    case Engine::forward:
+      return "forward";
+    case Engine::generic:
+      return "generic";
+    case Engine::backward:
+      break;
+  }
+  return "backward";
 }
 
 bool Analysis::conjecture_holds() const {
@@ -90,8 +99,10 @@ bool Analysis::same_structure(const Analysis& o) const {
 Engine choose_engine(std::string_view name) {
   if (name == "forward") return Engine::forward;
   if (name == "backward") return Engine::backward;
+  if (name == "generic") return Engine::generic;
   if (name != "auto")
-    throw UsageError(fmt::format("--engine: '{}' is not one of auto, forward, backward", name));
+    throw UsageError(
+        fmt::format("--engine: '{}' is not one of auto, forward, backward, generic", name));
   return Engine::backward;
 }
 
@@ -127,6 +138,7 @@ void finish_analysis(Analysis& a) {
 }
 
 Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress) {
+  if (engine == Engine::generic) return analyze_variant(n, Variant{}, target);
   if (n < 1 || n > analyze_max_n)
     throw UsageError(fmt::format("n = {} is out of range (1..{})", n, analyze_max_n));
   const auto start = std::chrono::steady_clock::now();

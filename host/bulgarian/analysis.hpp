@@ -15,13 +15,15 @@ namespace piles::bulgarian {
 // number of cycle partitions stays below a million); the forward engine needs ranks below 2^32.
 inline constexpr int analyze_max_n = 255;
 
-enum class Engine { forward, backward };
+// generic: the forward engine on any game's ranked states (generic.hpp), variants included.
+enum class Engine { forward, backward, generic };
 const char* engine_name(Engine engine);
 
-// The whole structure of B on the partitions of n.
+// The whole structure of B on the partitions of n, or of a variant's move on its states.
 struct Analysis {
   int n = 0;
-  std::uint64_t partitions = 0;
+  std::string variant;           // as --variant names it; empty: plain game
+  std::uint64_t partitions = 0;  // states
   std::uint64_t cycles = 0;
   std::map<int, std::uint64_t> cycle_lengths;      // length -> number of cycles
   std::vector<std::uint64_t> cycle_ranks;          // ranks of the partitions on cycles, sorted
@@ -39,8 +41,8 @@ struct Analysis {
   bool same_structure(const Analysis& other) const;
 };
 
-// Parses --engine: forward | backward | auto. auto takes the faster engine: the backward walk,
-// which measured about 45 times faster than the forward engine on the CPU (bench_bulgarian,
+// Parses --engine: forward | backward | generic | auto. auto takes the faster engine: the backward
+// walk, which measured about 45 times faster than the forward engine on the CPU (bench_bulgarian,
 // n = 80) and faster at every smaller n; on a GPU the comparison is still to be measured.
 Engine choose_engine(std::string_view name);
 

@@ -10,23 +10,36 @@
 
 namespace piles::bulgarian {
 nlohmann::json to_json(const Trace& t) {
-  nlohmann::json j = {{"start", t.start},
-                      {"n", t.cards},
-                      {"transient", t.transient},
-                      {"cycle_length", t.cycle_length}};
-  if (!t.partitions.empty()) j["trace"] = t.partitions;
-  return j;
+  return to_json(Variant{}, t);
 }
 
 std::string to_text(const Trace& t, bool quiet) {
-  std::string out = fmt::format("start         {}   n = {}\ntransient     {}\ncycle length  {}\n",
-                                paren_list(t.start), t.cards, t.transient, t.cycle_length);
+  return to_text(Variant{}, t, quiet);
+}
+
+nlohmann::json to_json(const Variant& v, const Trace& t) {
+  nlohmann::json j = {{"start", state_json(v, t.start)},
+                      {"n", t.cards},
+                      {"transient", t.transient},
+                      {"cycle_length", t.cycle_length}};
+  if (!v.is_plain()) j["variant"] = v.name();
+  if (t.partitions.empty()) return j;
+  nlohmann::json states = nlohmann::json::array();
+  for (const auto& s : t.partitions) states.push_back(state_json(v, s));
+  j["trace"] = states;
+  return j;
+}
+
+std::string to_text(const Variant& v, const Trace& t, bool quiet) {
+  std::string out = v.is_plain() ? "" : fmt::format("variant       {}\n", v.name());
+  out += fmt::format("start         {}   n = {}\ntransient     {}\ncycle length  {}\n",
+                     state_text(v, t.start), t.cards, t.transient, t.cycle_length);
   if (quiet) return out;
   for (std::size_t i = 0; i < t.partitions.size(); ++i) {
     const char* mark = static_cast<int>(i) == t.transient                   ? "   <- cycle"
                        : i + 1 == t.partitions.size() && t.cycle_length > 1 ? "   (repeat)"
                                                                             : "";
-    out += fmt::format("{:5}  {}{}\n", i, paren_list(t.partitions[i]), mark);
+    out += fmt::format("{:5}  {}{}\n", i, state_text(v, t.partitions[i]), mark);
   }
   return out;
 }
@@ -34,37 +47,47 @@ std::string to_text(const Trace& t, bool quiet) {
 nlohmann::json to_json(const Analysis& a) {
   nlohmann::json lengths = nlohmann::json::object();
   for (const auto& [length, count] : a.cycle_lengths) lengths[std::to_string(length)] = count;
-  return {{"n", a.n},
-          {"partitions", a.partitions},
-          {"cycles", a.cycles},
-          {"cycle_lengths", lengths},
-          {"max_transient", a.max_transient()},
-          {"max_transient_count", a.max_transient_count()},
-          {"garden_of_eden", a.garden_of_eden},
-          {"transient_histogram", a.transient_histogram},
-          {"griggs_ho", griggs_ho(a.n)},
-          {"conjecture_holds", a.conjecture_holds()},
-          {"engine", engine_name(a.engine)},
-          {"backend", backend_name(a.target.backend)},
-          {"device", a.target.device},
-          {"threads", a.target.threads},
-          {"seconds", a.seconds}};
+  nlohmann::json j = {{"n", a.n},
+                      {"partitions", a.partitions},
+                      {"cycles", a.cycles},
+                      {"cycle_lengths", lengths},
+                      {"max_transient", a.max_transient()},
+                      {"max_transient_count", a.max_transient_count()},
+                      {"garden_of_eden", a.garden_of_eden},
+                      {"transient_histogram", a.transient_histogram},
+                      {"griggs_ho", griggs_ho(a.n)},
+                      {"conjecture_holds", a.conjecture_holds()},
+                      {"engine", engine_name(a.engine)},
+                      {"backend", backend_name(a.target.backend)},
+                      {"device", a.target.device},
+                      {"threads", a.target.threads},
+                      {"seconds", a.seconds}};
+  // Griggs and Ho's formula is about the plain game only; `partitions` counts the states.
+  if (!a.variant.empty()) {
+    j["variant"] = a.variant;
+    j["griggs_ho"] = nullptr;
+    j["conjecture_holds"] = nullptr;
+  }
+  return j;
 }
 
 std::string to_text(const Analysis& a, bool quiet) {
   std::string lengths;
   for (const auto& [length, count] : a.cycle_lengths)
     lengths += fmt::format("{}length {}: {}", lengths.empty() ? "" : ", ", length, count);
+  const bool plain = a.variant.empty();
   std::string out = fmt::format(
-      "n = {}\n"
-      "  partitions         {}\n"
+      "n = {}{}\n"
+      "  {}         {}\n"
       "  cycles             {}  ({})\n"
-      "  longest transient  {} moves, {} partition{}\n"
-      "  Griggs-Ho formula  {}  ({})\n"
-      "  Garden of Eden     {}\n",
-      a.n, a.partitions, a.cycles, lengths, a.max_transient(), a.max_transient_count(),
-      a.max_transient_count() == 1 ? "" : "s", griggs_ho(a.n),
-      a.conjecture_holds() ? "holds" : "FAILS", a.garden_of_eden);
+      "  longest transient  {} moves, {} {}{}\n",
+      a.n, plain ? "" : ", " + a.variant, plain ? "partitions" : "states    ", a.partitions,
+      a.cycles, lengths, a.max_transient(), a.max_transient_count(), plain ? "partition" : "state",
+      a.max_transient_count() == 1 ? "" : "s");
+  if (plain)
+    out += fmt::format("  Griggs-Ho formula  {}  ({})\n", griggs_ho(a.n),
+                       a.conjecture_holds() ? "holds" : "FAILS");
+  out += fmt::format("  Garden of Eden     {}\n", a.garden_of_eden);
   if (quiet) return out;
   std::string histogram;
   for (std::size_t d = 0; d < a.transient_histogram.size(); ++d)

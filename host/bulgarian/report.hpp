@@ -9,13 +9,17 @@
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
+#include "host/bulgarian/variants.hpp"
 #include "host/job/driver.hpp"
 
 namespace piles::bulgarian {
 
-// `bulgarian trace`: quiet leaves out the partitions along the way.
+// `bulgarian trace`: quiet leaves out the partitions along the way. A variant's trace has the
+// same keys and lines, plus the variant's name.
 nlohmann::json to_json(const Trace& t);
 std::string to_text(const Trace& t, bool quiet);
+nlohmann::json to_json(const Variant& v, const Trace& t);
+std::string to_text(const Variant& v, const Trace& t, bool quiet);
 
 // `bulgarian analyze` and `merge`, one n: quiet leaves out the histogram and the engine.
 nlohmann::json to_json(const Analysis& a);

@@ -30,4 +30,46 @@ std::vector<int> parse_partition(std::string_view text, std::int64_t max_cards =
 // partition again, as seed 001's Table 1 does.
 Trace trace(const std::vector<int>& start, bool list = true);
 
+// The same for any deterministic game whose states are written as vectors of ints:
+// advance(state, spare) makes one move of `state`, using `spare` as it likes. Leaves
+// Trace::cards to the caller, who knows what a state's ints mean.
+template <class Advance>
+Trace play_until_repeat(const std::vector<int>& start, Advance advance, bool list) {
+  Trace t;
+  t.start = start;
+  std::vector<int> spare;
+  // Brent: the hare runs ahead, the tortoise jumps to it at every power of two; they meet
+  // once the power passes the cycle length and the tortoise is on the cycle.
+  std::vector<int> tortoise = start, hare = start;
+  advance(hare, spare);
+  std::int64_t power = 1, lambda = 1;
+  while (tortoise != hare) {
+    if (power == lambda) {
+      tortoise = hare;
+      power *= 2;
+      lambda = 0;
+    }
+    advance(hare, spare);
+    ++lambda;
+  }
+  // Two walkers lambda moves apart meet first on the cycle's first state.
+  tortoise = hare = start;
+  for (std::int64_t i = 0; i < lambda; ++i) advance(hare, spare);
+  std::int64_t mu = 0;
+  for (; tortoise != hare; ++mu) {
+    advance(tortoise, spare);
+    advance(hare, spare);
+  }
+  t.transient = mu;
+  t.cycle_length = lambda;
+  if (!list) return t;
+  std::vector<int> p = start;
+  for (std::int64_t i = 0; i < mu + lambda; ++i) {
+    t.partitions.push_back(p);
+    advance(p, spare);
+  }
+  if (lambda > 1) t.partitions.push_back(p);
+  return t;
+}
+
 }  // namespace piles::bulgarian

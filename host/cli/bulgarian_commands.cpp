@@ -12,6 +12,8 @@
 #include "host/bulgarian/report.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
+#include "host/bulgarian/variant_analysis.hpp"
+#include "host/bulgarian/variants.hpp"
 #include "host/cli/commands.hpp"
 #include "host/cli/job_options.hpp"
 #include "host/common/error.hpp"
@@ -21,18 +23,26 @@
 namespace piles::cli {
 namespace {
 
-void run_trace(const std::string& text, const CommonOptions& common) {
-  const bulgarian::Trace t =
-      bulgarian::trace(bulgarian::parse_partition(text, bulgarian::max_trace_cards), !common.quiet);
+struct TraceOptions {
+  std::string start;
+  std::string variant = "plain";
+  std::string bank;
+};
+
+void run_trace(const TraceOptions& options, const CommonOptions& common) {
+  const bulgarian::Variant variant = bulgarian::parse_variant(options.variant);
+  const bulgarian::Trace t = bulgarian::trace_variant(
+      variant, bulgarian::parse_start(variant, options.start, options.bank), !common.quiet);
   if (common.json)
-    emit_json(bulgarian::to_json(t));
+    emit_json(bulgarian::to_json(variant, t));
   else
-    fmt::print("{}", bulgarian::to_text(t, common.quiet));
+    fmt::print("{}", bulgarian::to_text(variant, t, common.quiet));
 }
 
 struct AnalyzeOptions {
   std::string range;
   std::string engine = "auto";
+  std::string variant = "plain";
   int chunks = 64;
   JobArgs job;
 };
@@ -58,17 +68,29 @@ void print_shard(const job::Status& status, const CommonOptions& common) {
 // The backward engine runs through the job driver; each n is printed as soon as it is done, so
 // an interrupted range keeps what it printed.
 void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
-  const IntRange range = parse_int_range(options.range, "n", 1, bulgarian::analyze_max_n);
+  const bulgarian::Variant variant = bulgarian::parse_variant(options.variant);
   const bulgarian::Engine engine = bulgarian::choose_engine(options.engine);
-  if (engine == bulgarian::Engine::forward) {
+  if (!variant.is_plain() && options.engine != "auto" && engine != bulgarian::Engine::generic)
+    throw UsageError(fmt::format("--engine {}: --variant {} runs the generic engine",
+                                 options.engine, variant.name()));
+  const int max_n =
+      variant.is_plain() ? bulgarian::analyze_max_n : bulgarian::variant_max_n(variant);
+  const IntRange range = parse_int_range(options.range, "n", 1, max_n);
+  if (!variant.is_plain() || engine != bulgarian::Engine::backward) {
     const JobArgs& j = options.job;
+    const std::string what =
+        variant.is_plain() ? "--engine " + options.engine : "--variant " + variant.name();
     if (j.mpi || !j.checkpoint.empty() || !j.shard.empty() || !j.time_limit.empty())
-      throw UsageError(
-          "--engine forward: --checkpoint, --shard, --time-limit and --mpi run the backward "
-          "engine");
+      throw UsageError(fmt::format(
+          "{}: --checkpoint, --shard, --time-limit and --mpi run the plain game's backward "
+          "engine",
+          what));
     const RunTarget target = resolve_backend(common);
     for (auto n = range.first; n <= range.last; ++n)
-      print_result(bulgarian::analyze(static_cast<int>(n), engine, target), common);
+      print_result(variant.is_plain()
+                       ? bulgarian::analyze(static_cast<int>(n), engine, target)
+                       : bulgarian::analyze_variant(static_cast<int>(n), variant, target),
+                   common);
     return;
   }
   bulgarian::RangeRun run;
@@ -152,22 +174,30 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
       app.add_subcommand("bulgarian", "Bulgarian solitaire: traces, cycles, transients");
   bulgarian->require_subcommand(1);
 
-  auto start = std::make_shared<std::string>();
-  CLI::App* trace =
-      bulgarian->add_subcommand("trace", "Play from one partition until a partition repeats");
+  auto trace_options = std::make_shared<TraceOptions>();
+  CLI::App* trace = bulgarian->add_subcommand("trace", "Play from one start until a state repeats");
   trace
-      ->add_option("PARTITION", *start,
+      ->add_option("PARTITION", trace_options->start,
                    "Comma-separated positive parts, e.g. 5,2,2; any number of cards (--quiet "
-                   "gives the transient and cycle without listing every partition)")
+                   "gives the transient and cycle without listing every partition). Variants: "
+                   "carolina takes the piles in their order, montreal the row with 0 for an "
+                   "empty position, multiplayer each player's parts, players separated by '/'")
       ->required();
-  trace->callback([start, &common] { run_trace(*start, common); });
+  trace->add_option("--variant", trace_options->variant,
+                    "plain | carolina | multiplayer:P | montreal | austrian:L (default plain)");
+  trace->add_option("--bank", trace_options->bank,
+                    "Cards in the bank at the start (austrian:L only; default 0)");
+  trace->callback([trace_options, &common] { run_trace(*trace_options, common); });
 
   auto analyze = std::make_shared<AnalyzeOptions>();
   CLI::App* analyze_cmd = bulgarian->add_subcommand(
       "analyze", "Cycles, longest transient, Garden of Eden and transient histogram for each n");
   analyze_cmd->add_option("N", analyze->range, "n, or a range N..M")->required();
   analyze_cmd->add_option("--engine", analyze->engine,
-                          "auto | forward | backward (auto: the faster for the size)");
+                          "auto | forward | backward | generic (auto: the faster for the size; "
+                          "a variant runs the generic engine)");
+  analyze_cmd->add_option("--variant", analyze->variant,
+                          "plain | carolina | multiplayer:P | austrian:L (default plain)");
   analyze_cmd
       ->add_option("--chunks", analyze->chunks,
                    "Chunks per n of the backward engine's job (default 64)")
