@@ -12,7 +12,7 @@ export CUDACXX ?= /usr/local/cuda/bin/nvcc
 endif
 endif
 
-.PHONY: all bootstrap configure build test sanitize results bench format clean
+.PHONY: all bootstrap configure build test sanitize fuzz results bench format clean
 
 all: build
 
@@ -34,6 +34,17 @@ sanitize:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	$(MAKE) test BUILD=build-sanitize CMAKE_FLAGS="-DPILES_ENABLE_CUDA=OFF -DPILES_ENABLE_MPI=OFF \
 	  -DPILES_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo"
+
+# libFuzzer targets (tests/fuzz) over what reads outside input, built with clang under
+# AddressSanitizer and UndefinedBehaviorSanitizer in build-fuzz; each runs FUZZ_SECONDS over a
+# scratch copy of its seed corpus, and any crash, report or failed property fails.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@bash scripts/bootstrap fuzz
+	cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DPILES_FUZZ=ON -DPILES_ENABLE_CUDA=OFF -DPILES_ENABLE_MPI=OFF -DBUILD_TESTING=OFF
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_targets piles
+	scripts/fuzz build-fuzz $(FUZZ_SECONDS)
 
 results: configure
 	cmake --build $(BUILD) -j $(JOBS) --target piles
