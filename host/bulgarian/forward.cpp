@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <stdexcept>
 
 #include "core/bulgarian.hpp"
 #include "host/common/error.hpp"
@@ -31,6 +32,28 @@ void check_forward_size(int n, std::uint64_t memory, const char* where) {
         "n = {}: the forward engine needs {:.1f} GiB, more than the {:.1f} GiB of {}; use "
         "--engine backward",
         n, need / 1073741824.0, memory / 1073741824.0, where));
+}
+
+void level_passes(const std::vector<std::uint32_t>& succ, std::vector<std::uint16_t>& depth,
+                  int threads, std::vector<std::uint64_t>& histogram) {
+  const auto count = static_cast<std::int64_t>(succ.size());
+  // A state set during a pass is at level d, never d-1, so reading it early or late decides the
+  // same way.
+  for (int level = 1;; ++level) {
+    if (level >= unknown_depth) throw std::runtime_error("transient beyond 16-bit depths");
+    std::uint64_t joined = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : joined)
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::uint16_t next =
+          std::atomic_ref<std::uint16_t>(depth[succ[i]]).load(std::memory_order_relaxed);
+      if (joins_level(depth[i], next, level)) {
+        std::atomic_ref<std::uint16_t>(depth[i]).store(level, std::memory_order_relaxed);
+        ++joined;
+      }
+    }
+    if (joined == 0) return;
+    histogram.push_back(joined);
+  }
 }
 
 ForwardCounts forward_cpu(const PartitionTable& table, int threads) {
@@ -73,23 +96,7 @@ ForwardCounts forward_cpu(const PartitionTable& table, int threads) {
     if (depth[i] == 0) out.cycle_ranks.push_back(i);
   out.histogram.push_back(out.cycle_ranks.size());
 
-  // Level by level: whoever moves onto level d-1 is at level d. A node set during this pass is
-  // at level d, never d-1, so reading it early or late decides the same way.
-  for (int level = 1;; ++level) {
-    if (level >= unknown_depth) throw std::runtime_error("transient beyond 16-bit depths");
-    std::uint64_t joined = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : joined)
-    for (std::int64_t i = 0; i < count; ++i) {
-      const std::uint16_t next =
-          std::atomic_ref<std::uint16_t>(depth[succ[i]]).load(std::memory_order_relaxed);
-      if (joins_level(depth[i], next, level)) {
-        std::atomic_ref<std::uint16_t>(depth[i]).store(level, std::memory_order_relaxed);
-        ++joined;
-      }
-    }
-    if (joined == 0) break;
-    out.histogram.push_back(joined);
-  }
+  level_passes(succ, depth, threads, out.histogram);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "host/bulgarian/generic.hpp"
 
+#include "host/bulgarian/forward.hpp"
+
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -61,23 +63,7 @@ ForwardCounts run(const Game& game, int threads) {
   marks = {};
   out.histogram.push_back(out.cycle_ranks.size());
 
-  // Level by level: whoever moves onto level d-1 is at level d. A state set during this pass
-  // is at level d, never d-1, so reading it early or late decides the same way.
-  for (int level = 1;; ++level) {
-    if (level >= unknown_depth) throw std::runtime_error("transient beyond 16-bit depths");
-    std::uint64_t joined = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : joined)
-    for (std::int64_t i = 0; i < count; ++i) {
-      const std::uint16_t next =
-          std::atomic_ref<std::uint16_t>(depth[succ[i]]).load(std::memory_order_relaxed);
-      if (joins_level(depth[i], next, level)) {
-        std::atomic_ref<std::uint16_t>(depth[i]).store(level, std::memory_order_relaxed);
-        ++joined;
-      }
-    }
-    if (joined == 0) break;
-    out.histogram.push_back(joined);
-  }
+  level_passes(succ, depth, threads, out.histogram);
   return out;
 }
 
