@@ -178,6 +178,7 @@ void write_bulgarian(Writer& writer) {
   write_sequence(writer, all, what);
   write_graph_picture(writer);
   write_random(writer);
+  write_bulgarian_variants(writer, all);
 }
 
 }  // namespace piles::results
