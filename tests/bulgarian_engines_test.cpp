@@ -13,17 +13,14 @@
 #include "host/bulgarian/backward.hpp"
 #include "host/common/error.hpp"
 #include "host/common/partition_table.hpp"
+#include "tests/support/targets.hpp"
 
 namespace piles::bulgarian {
 namespace {
 
 using Partition = std::vector<int>;
 
-RunTarget cpu(int threads) {
-  RunTarget t;
-  t.threads = threads;
-  return t;
-}
+using piles::testing::cpu;
 
 // Seed 000's enumeration: parts in non-increasing order, by recursion.
 void all_partitions(int rest, int cap, Partition& cur, std::vector<Partition>& out) {

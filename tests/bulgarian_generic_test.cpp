@@ -15,6 +15,7 @@
 #include "host/bulgarian/variants.hpp"
 #include "host/common/error.hpp"
 #include "tests/support/run_piles.hpp"
+#include "tests/support/targets.hpp"
 
 namespace piles::bulgarian {
 namespace {
@@ -22,11 +23,7 @@ namespace {
 using State = std::vector<int>;
 using piles::testing::run_piles;
 
-RunTarget cpu(int threads = 2) {
-  RunTarget t;
-  t.threads = threads;
-  return t;
-}
+using piles::testing::cpu;
 
 // What analyze reports, found the slow way: the successor of every state in a map, a state is
 // on a cycle when it comes back to itself, its depth is the moves to the first such state.

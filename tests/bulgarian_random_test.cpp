@@ -9,15 +9,12 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/common/error.hpp"
+#include "tests/support/targets.hpp"
 
 namespace piles::bulgarian {
 namespace {
 
-RunTarget cpu(int threads) {
-  RunTarget t;
-  t.threads = threads;
-  return t;
-}
+using piles::testing::cpu;
 
 RandomSpec spec(int n, double p, std::uint64_t runs, std::uint64_t steps, std::uint64_t seed) {
   RandomSpec s;

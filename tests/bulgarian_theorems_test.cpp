@@ -12,15 +12,12 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
 #include "host/common/partition_table.hpp"
+#include "tests/support/targets.hpp"
 
 namespace piles::bulgarian {
 namespace {
 
-RunTarget cpu(int threads = 2) {
-  RunTarget t;
-  t.threads = threads;
-  return t;
-}
+using piles::testing::cpu;
 
 std::uint64_t binomial(int n, int k) {
   std::uint64_t c = 1;

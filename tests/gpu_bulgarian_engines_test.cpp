@@ -5,16 +5,12 @@
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/targets.hpp"
 
 namespace piles::bulgarian {
 namespace {
 
-RunTarget target(Backend backend) {
-  RunTarget t;
-  t.backend = backend;
-  t.threads = 2;
-  return t;
-}
+using piles::testing::target;
 
 class GpuBulgarian : public ::testing::Test {
  protected:

@@ -6,16 +6,12 @@
 #include "host/bulgarian/variant_analysis.hpp"
 #include "host/bulgarian/variants.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/targets.hpp"
 
 namespace piles::bulgarian {
 namespace {
 
-RunTarget target(Backend backend) {
-  RunTarget t;
-  t.backend = backend;
-  t.threads = 2;
-  return t;
-}
+using piles::testing::target;
 
 class GpuBulgarianVariants : public ::testing::Test {
  protected:
