@@ -15,15 +15,13 @@
 #include "kernels/bulgarian_forward.hpp"
 #include "kernels/device_buffer.cuh"
 #include "kernels/forward_passes.cuh"
-#include "kernels/launch.cuh"
 
 namespace piles::gpu {
 namespace {
 
 using forward::begin;
-using forward::block_size;
 using forward::end;
-using forward::level_kernel;
+using forward::level_passes;
 using forward::ScratchAllocator;
 
 struct SuccessorOf {
@@ -96,17 +94,7 @@ bulgarian::ForwardCounts bulgarian_forward(partition::CountView host_table) {
   }
   out.histogram.push_back(on_cycle);
 
-  DeviceBuffer<unsigned long long> joined(1);
-  const int grid = grid_stride_blocks(count, block_size);
-  for (int level = 1; level < bulgarian::unknown_depth; ++level) {
-    joined.fill_zero();
-    level_kernel<<<grid, block_size>>>(succ.data(), depth.data(), count, level, joined.data());
-    PILES_CUDA_CHECK_LAUNCH();
-    unsigned long long joined_host = 0;
-    joined.copy_to(&joined_host, 1);
-    if (joined_host == 0) break;
-    out.histogram.push_back(joined_host);
-  }
+  level_passes(succ, depth, count, out.histogram);
   return out;
 }
 

@@ -11,7 +11,6 @@
 #include "kernels/bulgarian_generic.hpp"
 #include "kernels/device_buffer.cuh"
 #include "kernels/forward_passes.cuh"
-#include "kernels/launch.cuh"
 
 namespace piles::gpu {
 namespace {
@@ -91,18 +90,7 @@ bulgarian::ForwardCounts run(const Game& game, std::uint64_t count) {
   marks = DeviceBuffer<std::uint8_t>();
   out.histogram.push_back(image);
 
-  DeviceBuffer<unsigned long long> joined(1);
-  const int grid = grid_stride_blocks(count, forward::block_size);
-  for (int level = 1; level < bulgarian::unknown_depth; ++level) {
-    joined.fill_zero();
-    forward::level_kernel<<<grid, forward::block_size>>>(succ.data(), depth.data(), count, level,
-                                                         joined.data());
-    PILES_CUDA_CHECK_LAUNCH();
-    unsigned long long joined_host = 0;
-    joined.copy_to(&joined_host, 1);
-    if (joined_host == 0) break;
-    out.histogram.push_back(joined_host);
-  }
+  forward::level_passes(succ, depth, count, out.histogram);
   return out;
 }
 

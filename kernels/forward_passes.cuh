@@ -1,16 +1,18 @@
 #pragma once
 
 // What the forward engines (bulgarian_forward.cu, bulgarian_generic.cu) share on the device:
-// Thrust on memory that a DeviceBuffer owns, and the level pass of the depth BFS.
+// Thrust on memory that a DeviceBuffer owns, and the level passes of the depth BFS.
 
 #include <thrust/device_ptr.h>
 
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
+#include <vector>
 
 #include "core/bulgarian.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_buffer.cuh"
+#include "kernels/launch.cuh"
 
 namespace piles::gpu::forward {
 
@@ -36,6 +38,24 @@ static __global__ void level_kernel(const std::uint32_t* succ, std::uint16_t* de
   __shared__ typename Reduce::TempStorage temp;
   const unsigned long long total = Reduce(temp).Sum(mine);
   if (threadIdx.x == 0 && total) atomicAdd(joined, total);
+}
+
+// The depth BFS to its end, one level pass a launch: appends each level's count, from level 1
+// on, to `histogram`. depth holds 0 on the cycles and unknown_depth elsewhere.
+static void level_passes(const DeviceBuffer<std::uint32_t>& succ,
+                         DeviceBuffer<std::uint16_t>& depth, unsigned long long count,
+                         std::vector<std::uint64_t>& histogram) {
+  DeviceBuffer<unsigned long long> joined(1);
+  const int grid = grid_stride_blocks(count, block_size);
+  for (int level = 1; level < bulgarian::unknown_depth; ++level) {
+    joined.fill_zero();
+    level_kernel<<<grid, block_size>>>(succ.data(), depth.data(), count, level, joined.data());
+    PILES_CUDA_CHECK_LAUNCH();
+    unsigned long long joined_host = 0;
+    joined.copy_to(&joined_host, 1);
+    if (joined_host == 0) return;
+    histogram.push_back(joined_host);
+  }
 }
 
 // Thrust's scratch memory, freed without throwing: after a sticky device error cudaFree fails
