@@ -71,6 +71,13 @@ nlohmann::json to_json(const Analysis& a) {
   return j;
 }
 
+std::string cycle_lengths_text(const Analysis& a) {
+  std::string text;
+  for (const auto& [length, count] : a.cycle_lengths)
+    text += fmt::format("{}{}x{}", text.empty() ? "" : " ", count, length);
+  return text;
+}
+
 std::string to_text(const Analysis& a, bool quiet) {
   std::string lengths;
   for (const auto& [length, count] : a.cycle_lengths)

@@ -24,6 +24,8 @@ std::string to_text(const Variant& v, const Trace& t, bool quiet);
 // `bulgarian analyze` and `merge`, one n: quiet leaves out the histogram and the engine.
 nlohmann::json to_json(const Analysis& a);
 std::string to_text(const Analysis& a, bool quiet);
+// The cycle lengths as the result tables write them: "count x length" for each length.
+std::string cycle_lengths_text(const Analysis& a);
 
 // A shard of `analyze` prints no n (each needs every chunk), only what its journal holds.
 nlohmann::json shard_json(const job::Status& status);

@@ -7,6 +7,7 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/graph.hpp"
+#include "host/bulgarian/report.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "host/common/clock.hpp"
@@ -37,13 +38,6 @@ void write_traces(Writer& writer) {
                   "bulgarian trace 4,1,1 / 8,4,3 / 5,2,2 / 7,5,2", body);
 }
 
-std::string lengths_text(const bulgarian::Analysis& a) {
-  std::string text;
-  for (const auto& [length, count] : a.cycle_lengths)
-    text += fmt::format("{}{}x{}", text.empty() ? "" : " ", count, length);
-  return text;
-}
-
 std::vector<bulgarian::Analysis> analyze_all(const Writer& writer, int last) {
   std::vector<bulgarian::Analysis> all;
   for (int n = 1; n <= last; ++n) {
@@ -71,14 +65,15 @@ void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
   std::vector<int> fails;
   for (const auto& a : all) {
     const int formula = bulgarian::griggs_ho(a.n);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", a.n, a.partitions,
-                      a.cycles, lengths_text(a), a.max_transient(), a.max_transient_count(),
-                      a.garden_of_eden, formula, a.conjecture_holds() ? "yes" : "**no**");
+    md +=
+        fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", a.n, a.partitions, a.cycles,
+                    bulgarian::cycle_lengths_text(a), a.max_transient(), a.max_transient_count(),
+                    a.garden_of_eden, formula, a.conjecture_holds() ? "yes" : "**no**");
     runs += fmt::format("| {} | {} | {:.3f} |\n", a.n, a.partitions, a.seconds);
     seconds += a.seconds;
-    csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", a.n, a.partitions, a.cycles, lengths_text(a),
-                       a.max_transient(), a.max_transient_count(), a.garden_of_eden, formula,
-                       a.conjecture_holds() ? 1 : 0);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", a.n, a.partitions, a.cycles,
+                       bulgarian::cycle_lengths_text(a), a.max_transient(), a.max_transient_count(),
+                       a.garden_of_eden, formula, a.conjecture_holds() ? 1 : 0);
     if (!a.conjecture_holds()) fails.push_back(a.n);
   }
   md += fmt::format(

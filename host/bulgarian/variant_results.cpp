@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/bulgarian/report.hpp"
 #include "host/bulgarian/variant_analysis.hpp"
 #include "host/bulgarian/variants.hpp"
 #include "host/common/output.hpp"
@@ -34,13 +35,6 @@ std::string file_stem(const std::string& name) {
   return stem;
 }
 
-std::string lengths(const bulgarian::Analysis& a) {
-  std::string text;
-  for (const auto& [length, count] : a.cycle_lengths)
-    text += fmt::format("{}{}x{}", text.empty() ? "" : " ", count, length);
-  return text;
-}
-
 // One variant's table; returns its analyses for the plot.
 std::vector<bulgarian::Analysis> write_variant(Writer& writer, const Range& range, double& seconds,
                                                std::string& runs) {
@@ -61,9 +55,11 @@ std::vector<bulgarian::Analysis> write_variant(Writer& writer, const Range& rang
   for (int n = 1; n <= last; ++n) {
     const bulgarian::Analysis a = bulgarian::analyze_variant(n, v, writer.target());
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", n, a.partitions, a.cycles,
-                      lengths(a), a.max_transient(), a.max_transient_count(), a.garden_of_eden);
-    csv += fmt::format("{},{},{},{},{},{},{}\n", n, a.partitions, a.cycles, lengths(a),
-                       a.max_transient(), a.max_transient_count(), a.garden_of_eden);
+                      bulgarian::cycle_lengths_text(a), a.max_transient(), a.max_transient_count(),
+                      a.garden_of_eden);
+    csv += fmt::format("{},{},{},{},{},{},{}\n", n, a.partitions, a.cycles,
+                       bulgarian::cycle_lengths_text(a), a.max_transient(), a.max_transient_count(),
+                       a.garden_of_eden);
     took += a.seconds;
     all.push_back(a);
   }
