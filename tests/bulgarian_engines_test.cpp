@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
@@ -11,6 +13,7 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/range_job.hpp"
 #include "host/common/error.hpp"
 #include "host/common/partition_table.hpp"
 #include "tests/support/targets.hpp"
@@ -133,6 +136,35 @@ TEST(BulgarianEngines, ThreadCountDoesNotChangeTheAnswer) {
     EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(2))));
     EXPECT_TRUE(one.same_structure(analyze(n, Engine::backward, cpu(5))));
   }
+}
+
+// A journal cut short, as a stopped run leaves it: the n whose chunks are all in read back as a
+// plain run computes them, and the first unfinished n ends the list.
+TEST(BulgarianEngines, AStoppedRunsJournalGivesItsFinishedN) {
+  const std::string journal =
+      (std::filesystem::temp_directory_path() / "piles_bulgarian_finished.journal").string();
+  std::filesystem::remove(journal);
+  RangeRun run;
+  run.range = {20, 24};
+  run.chunks_per_n = 4;
+  run.run.checkpoint = journal;
+  run.run.quiet = true;
+  analyze_range(run, cpu(), [](const Analysis&) {});
+  // Keep the header and chunks 0..13: n = 20, 21, 22 whole, half of 23.
+  std::ifstream in(journal);
+  std::string kept;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("problem", 0) == 0 || std::stoi(line) < 14) kept += line + "\n";
+  in.close();
+  std::ofstream(journal, std::ios::trunc) << kept;
+
+  std::vector<int> finished;
+  read_finished_range(journal, [&](const Analysis& a) {
+    finished.push_back(a.n);
+    EXPECT_TRUE(a.same_structure(analyze(a.n, Engine::backward, cpu()))) << a.n;
+  });
+  EXPECT_EQ(finished, (std::vector<int>{20, 21, 22}));
+  std::filesystem::remove(journal);
 }
 
 // Split every walk again and again after a few moves: the pieces still cover each partition

@@ -132,6 +132,16 @@ void count_cycles(int n, Analysis& a) {
   }
 }
 
+std::uint64_t hopkins_sellers(int n) {
+  // The terms fall in size, so the alternating sum never goes below zero.
+  std::uint64_t sum = 0;
+  for (int j = 1; 3 * j * (j + 1) / 2 <= n; ++j) {
+    const std::uint64_t term = partition_count(n - 3 * j * (j + 1) / 2);
+    sum = j % 2 ? sum + term : sum - term;
+  }
+  return sum;
+}
+
 void finish_analysis(Analysis& a) {
   trim(a.transient_histogram);
   count_cycles(a.n, a);

@@ -51,6 +51,10 @@ Engine choose_engine(std::string_view name);
 // take. Ranges, journals, shards and MPI go through analyze_range (range_job.hpp).
 Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress = nullptr);
 
+// The number of Garden-of-Eden partitions of n by Hopkins and Sellers' theorem:
+// the sum over j >= 1 of (-1)^(j+1) p(n - 3j(j+1)/2) (OEIS A123975).
+std::uint64_t hopkins_sellers(int n);
+
 // Cycle count and lengths from the partitions on cycles, by playing each cycle once.
 void count_cycles(int n, Analysis& a);
 

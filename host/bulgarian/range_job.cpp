@@ -93,9 +93,7 @@ class RangeJob {
   }
 
  private:
-  job::Chunk first_chunk(int n) const {
-    return static_cast<job::Chunk>(n - first_) * chunks_;
-  }
+  job::Chunk first_chunk(int n) const { return static_cast<job::Chunk>(n - first_) * chunks_; }
 
   const ForestTop& top(int n) {
     const std::lock_guard lock(mutex_);
@@ -173,26 +171,48 @@ job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
   return job::run(range.describe(), run.run, target);
 }
 
+namespace {
+
+// The range and chunks a journal names, for the job that reads it back.
+RangeRun journal_range(const std::string& journal) {
+  RangeRun run;
+  job::read_identity(journal, "bulgarian", [&](const nlohmann::json& p) {
+    run.range = {json_integer<int>(p.at("first")), json_integer<int>(p.at("last"))};
+    run.chunks_per_n = json_integer<int>(p.at("chunks_per_n"));
+  });
+  // The job lists every chunk: a count no analyze run takes could exhaust the memory.
+  if (run.chunks_per_n < 1 || run.chunks_per_n > max_chunks_per_n ||
+      run.range.first > run.range.last)
+    throw UsageError(fmt::format("{}: not a Bulgarian journal", journal));
+  return run;
+}
+
+RunTarget merged_target() {
+  RunTarget merged;
+  merged.device = "merge";
+  return merged;
+}
+
+}  // namespace
+
 job::Outcome merge_range(const std::vector<std::string>& journals,
                          const std::function<void(const Analysis&)>& done) {
   if (journals.empty()) throw UsageError("merge: no journal files given");
-  IntRange range{0, 0};
-  int chunks = 0;
-  job::read_identity(journals.front(), "bulgarian", [&](const nlohmann::json& p) {
-    range = {json_integer<int>(p.at("first")), json_integer<int>(p.at("last"))};
-    chunks = json_integer<int>(p.at("chunks_per_n"));
-  });
-  // The job lists every chunk: a count no analyze run takes could exhaust the memory.
-  if (chunks < 1 || chunks > max_chunks_per_n || range.first > range.last)
-    throw UsageError(fmt::format("{}: not a Bulgarian journal", journals.front()));
-  RunTarget merged;
-  merged.device = "merge";
+  const RangeRun run = journal_range(journals.front());
   // Handed on once every n has checked out: a journal refused at its last n prints nothing.
   std::vector<Analysis> analyses;
-  RangeJob job(range, chunks, merged, [&](const Analysis& a) { analyses.push_back(a); });
+  RangeJob job(run.range, run.chunks_per_n, merged_target(),
+               [&](const Analysis& a) { analyses.push_back(a); });
   job::Outcome outcome = job::merge(job.describe(), journals);
   for (const Analysis& a : analyses) done(a);
   return outcome;
+}
+
+job::Outcome read_finished_range(const std::string& journal,
+                                 const std::function<void(const Analysis&)>& done) {
+  const RangeRun run = journal_range(journal);
+  RangeJob job(run.range, run.chunks_per_n, merged_target(), done);
+  return job::read_finished(job.describe(), journal);
 }
 
 }  // namespace piles::bulgarian

@@ -32,4 +32,9 @@ job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
 job::Outcome merge_range(const std::vector<std::string>& journals,
                          const std::function<void(const Analysis&)>& done);
 
+// The analyses of the n whose chunks are all in one range's journal, of a run under way or
+// stopped: handed to `done` in increasing n, up to the first n not finished.
+job::Outcome read_finished_range(const std::string& journal,
+                                 const std::function<void(const Analysis&)>& done);
+
 }  // namespace piles::bulgarian

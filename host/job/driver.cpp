@@ -247,12 +247,11 @@ void read_identity(const std::string& file, const std::string& game,
   throw UsageError(fmt::format("{}: not a {} journal", file, name));
 }
 
-Outcome merge(const Job& job, const std::vector<std::string>& journals) {
-  if (journals.empty()) throw UsageError("merge: no journal files given");
-  Outcome out;
-  out.status.merged = true;
-  out.status.chunks = job.chunk_count;
-  Records& records = out.records;
+namespace {
+
+// Every chunk record of the journals, checked against the job and against each other.
+Records read_journals(const Job& job, const std::vector<std::string>& journals) {
+  Records records;
   for (const std::string& file : journals) {
     const JournalContents contents = read_journal(file);
     if (contents.problem != job.identity)
@@ -265,6 +264,18 @@ Outcome merge(const Job& job, const std::vector<std::string>& journals) {
             "{}: chunk {} disagrees with the same chunk in an earlier file", file, chunk));
     }
   }
+  return records;
+}
+
+}  // namespace
+
+Outcome merge(const Job& job, const std::vector<std::string>& journals) {
+  if (journals.empty()) throw UsageError("merge: no journal files given");
+  Outcome out;
+  out.status.merged = true;
+  out.status.chunks = job.chunk_count;
+  Records& records = out.records;
+  records = read_journals(job, journals);
   std::vector<Chunk> missing;
   for (Chunk c = 0; c < job.chunk_count && missing.size() < 8; ++c)
     if (!records.count(c)) missing.push_back(c);
@@ -277,6 +288,24 @@ Outcome merge(const Job& job, const std::vector<std::string>& journals) {
   for (const auto& [chunk, record] : records) out.seconds += record.seconds;
   if (job.round_done)
     for (int r = 0; r < static_cast<int>(job.rounds.size()); ++r) job.round_done(r, records);
+  return out;
+}
+
+Outcome read_finished(const Job& job, const std::string& journal) {
+  Outcome out;
+  out.status.merged = true;
+  out.status.chunks = job.chunk_count;
+  Records all = read_journals(job, {journal});
+  check_targets(job, all, journal);
+  for (int r = 0; r < static_cast<int>(job.rounds.size()) && round_complete(job, r, all); ++r) {
+    for (const Chunk c : job.rounds[r]) {
+      out.seconds += all.at(c).seconds;
+      out.records.insert(all.extract(c));
+    }
+    if (job.round_done) job.round_done(r, out.records);
+  }
+  out.status.chunks_resumed = out.status.chunks_done = static_cast<int>(out.records.size());
+  out.status.stopped = out.records.size() != job.chunk_count;
   return out;
 }
 

@@ -113,4 +113,9 @@ void read_identity(const std::string& file, const std::string& game,
 // chunks that disagree, missing chunks and chunks run with the wrong target.
 Outcome merge(const Job& job, const std::vector<std::string>& journals);
 
+// What a run under way (or stopped) has finished: hands each round of the journal whose chunks
+// are all in to job.round_done, in order, up to the first round that is not; returns those
+// rounds' records. Refuses a journal of another problem, like merge.
+Outcome read_finished(const Job& job, const std::string& journal);
+
 }  // namespace piles::job
