@@ -23,6 +23,9 @@ void write_demo(Writer& writer) {
   writer.markdown("demo/table.md", "Demo table", "demo 1..3", "| n |\n|---:|\n| 1 |\n");
   writer.commented("demo/table.csv", "Demo rows", "demo 1..3", "n\n1\n");
   writer.run_record("demo", "table.md, table.csv", 1.25, "| n | seconds |\n|---:|---:|\n");
+  writer.frontier({"Demo: the answer", "nothing published", "n <= 3", "piles demo 1..3",
+                   "demo/table.csv", "1 s"});
+  writer.waits_for_gpu("Demo n = 4.");
 }
 
 // Writes the demo into a fresh folder with the given target.
@@ -40,8 +43,21 @@ fs::path make(const std::string& name, int threads) {
 
 }  // namespace
 
-// Only RUNS.md may depend on the run: the tables and the index must not name the date, the
-// threads or the backend, so a rerun on another machine leaves them as they were.
+// FRONTIER.md: a row per result with the file that holds it, and what waits for a GPU.
+TEST(ResultsWriter, FrontierListsEveryRowAndWhatWaits) {
+  const fs::path dir = make("frontier", 3);
+  const std::string page = read(dir / "FRONTIER.md");
+  EXPECT_NE(page.find("| Demo: the answer | nothing published | n <= 3 | `piles demo 1..3` | "
+                      "[demo/table.csv](demo/table.csv) | 1 s |"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("- Demo n = 4."), std::string::npos) << page;
+  EXPECT_NE(page.find("3 threads"), std::string::npos) << page;
+  fs::remove_all(dir);
+}
+
+// Only RUNS.md and FRONTIER.md may depend on the run: the tables and the index must not name the
+// date, the threads or the backend, so a rerun on another machine leaves them as they were.
 TEST(ResultsWriter, OnlyRunsDependsOnTheRun) {
   const fs::path a = make("a", 1), b = make("b", 7);
   for (const char* file : {"demo/table.md", "demo/table.csv", "README.md"}) {
@@ -58,6 +74,7 @@ TEST(ResultsWriter, OnlyRunsDependsOnTheRun) {
   EXPECT_NE(runs.find("| table.md, table.csv | 1.250 |"), std::string::npos) << runs;
   EXPECT_NE(runs.find("## table.md, table.csv"), std::string::npos) << runs;
   EXPECT_NE(read(a / "README.md").find("[demo/RUNS.md](demo/RUNS.md)"), std::string::npos);
+  EXPECT_NE(read(a / "README.md").find("[FRONTIER.md](FRONTIER.md)"), std::string::npos);
   fs::remove_all(a);
   fs::remove_all(b);
 }

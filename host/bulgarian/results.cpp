@@ -1,12 +1,17 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/graph.hpp"
+#include "host/bulgarian/range_job.hpp"
 #include "host/bulgarian/report.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
@@ -17,10 +22,13 @@
 namespace piles::results {
 namespace {
 
-// The quick preset walks every n up to 120 (about 1.1e10 partitions in all, a minute or two on
-// two CPU cores); the full preset goes to 150 (about 2e11), meant for a GPU.
-constexpr int quick_max_n = 120;
+// Both presets walk every n up to 120 in memory (about 1.1e10 partitions in all, a minute or two
+// on two CPU cores). The full preset goes on to 150 (about 2e11 more) as a journaled run under
+// runs/, so that it can be stopped and taken up again; and every preset extends the tables with
+// the n finished in any journal there, the frontier runs started by hand included (runs/README.md).
+constexpr int memory_max_n = 120;
 constexpr int full_max_n = 150;
+constexpr int journal_chunks_per_n = 32;  // enough for 2..16 threads; a small journal to commit
 
 void write_traces(Writer& writer) {
   // The four starts of seed 001, Table 1.
@@ -38,14 +46,52 @@ void write_traces(Writer& writer) {
                   "bulgarian trace 4,1,1 / 8,4,3 / 5,2,2 / 7,5,2", body);
 }
 
-std::vector<bulgarian::Analysis> analyze_all(const Writer& writer, int last) {
+std::vector<bulgarian::Analysis> analyze_in_memory(const Writer& writer) {
   std::vector<bulgarian::Analysis> all;
-  for (int n = 1; n <= last; ++n) {
+  for (int n = 1; n <= memory_max_n; ++n) {
     all.push_back(bulgarian::analyze(n, bulgarian::Engine::backward, writer.target()));
-    if (!writer.quiet() && (n % 10 == 0 || n == last))
+    if (!writer.quiet() && (n % 10 == 0 || n == memory_max_n))
       fmt::print(stderr, "results: bulgarian n = {} done ({:.1f} s)\n", n, all.back().seconds);
   }
   return all;
+}
+
+std::filesystem::path runs_dir(const Writer& writer) {
+  return writer.dir() / "bulgarian" / "runs";
+}
+
+// The full preset's n = 121..150, journaled: a stopped run resumes, a finished one is read back.
+void run_full_range(const Writer& writer) {
+  std::filesystem::create_directories(runs_dir(writer));
+  bulgarian::RangeRun run;
+  run.range = {memory_max_n + 1, full_max_n};
+  run.chunks_per_n = journal_chunks_per_n;
+  run.run.checkpoint =
+      (runs_dir(writer) / fmt::format("analyze_{}_{}.journal", memory_max_n + 1, full_max_n))
+          .string();
+  run.run.quiet = writer.quiet();
+  bulgarian::analyze_range(run, writer.target(), [](const bulgarian::Analysis&) {});
+}
+
+// Extends `all` (n = 1..) with the n finished in the journals under runs/, as far as they run
+// on without a gap. An n also computed here must agree with its journal.
+void add_journaled(const Writer& writer, std::vector<bulgarian::Analysis>& all) {
+  std::map<int, bulgarian::Analysis> journaled;
+  std::vector<std::string> journals;
+  if (std::filesystem::is_directory(runs_dir(writer)))
+    for (const auto& entry : std::filesystem::directory_iterator(runs_dir(writer)))
+      if (entry.path().extension() == ".journal") journals.push_back(entry.path().string());
+  std::sort(journals.begin(), journals.end());
+  for (const std::string& journal : journals)
+    bulgarian::read_finished_range(
+        journal, [&](const bulgarian::Analysis& a) { journaled.insert_or_assign(a.n, a); });
+  for (const auto& [n, a] : journaled) {
+    if (n <= all.back().n && !all[n - 1].same_structure(a))
+      throw std::runtime_error(
+          fmt::format("bulgarian: n = {} in the journals under {} disagrees with this run", n,
+                      runs_dir(writer).string()));
+    if (n == all.back().n + 1) all.push_back(a);
+  }
 }
 
 void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
@@ -54,16 +100,26 @@ void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
       "Every partition of n, walked backward from Brandt's cycle partitions. D(n) is the "
       "longest transient (moves to reach the cycle); the Griggs-Ho column is their "
       "conjectured formula (published computer check: n <= 36). Cycle lengths read "
-      "count x length.\n\n"
+      "count x length. The Garden-of-Eden count is checked against Hopkins and Sellers' "
+      "theorem (OEIS A123975). Rows past n = 120 are read from the journals of the long runs "
+      "in [runs/](runs/).\n\n"
       "| n | p(n) | cycles | cycle lengths | D(n) | partitions at D(n) | Garden of Eden | "
       "Griggs-Ho | holds |\n|---:|---:|---:|---|---:|---:|---:|---:|---|\n";
   std::string csv =
       "n,partitions,cycles,cycle_lengths,max_transient,max_transient_count,garden_of_eden,"
       "griggs_ho,conjecture_holds\n";
-  std::string runs = "| n | p(n) | seconds |\n|---:|---:|---:|\n";
+  std::string runs = fmt::format(
+      "n <= {} walked in this run (wall seconds); n > {} read from the journals in "
+      "runs/ (their chunks' seconds added up).\n\n| n | p(n) | seconds |\n"
+      "|---:|---:|---:|\n",
+      memory_max_n, memory_max_n);
   double seconds = 0;
   std::vector<int> fails;
   for (const auto& a : all) {
+    if (a.garden_of_eden != bulgarian::hopkins_sellers(a.n))
+      throw std::runtime_error(fmt::format(
+          "bulgarian: n = {} has {} Garden-of-Eden partitions, Hopkins and Sellers' theorem {}",
+          a.n, a.garden_of_eden, bulgarian::hopkins_sellers(a.n)));
     const int formula = bulgarian::griggs_ho(a.n);
     md +=
         fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", a.n, a.partitions, a.cycles,
@@ -78,9 +134,10 @@ void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
   }
   md += fmt::format(
       "\nThe formula differs from D(n) at n = {} (where every partition lies on its cycle and "
-      "D(n) = 0) and holds at every other n up to {}.\n\nSee also: [the transition graph for "
+      "D(n) = 0) and holds at every other n up to {}. The Garden-of-Eden count agrees with "
+      "Hopkins and Sellers' theorem at every n.\n\nSee also: [the transition graph for "
       "n = 10](graph_10.svg) (cycle partitions shaded), [D(n) against the "
-      "formula](max_transient.svg).\n",
+      "formula](max_transient.svg), [D(n) as a b-file](b_max_transient.txt).\n",
       fails.empty() ? std::string("none") : comma_list(fails), all.back().n);
   writer.markdown("bulgarian/analysis.md", "Bulgarian solitaire: cycles and longest transients",
                   what, md);
@@ -162,15 +219,55 @@ void write_random(Writer& writer) {
   writer.run_record("bulgarian", "random.md, random_21.svg", seconds, runs);
 }
 
+// D(n) and the Garden-of-Eden counts on FRONTIER.md.
+void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
+  const int last = all.back().n;
+  double seconds = 0;
+  int holds = 0;
+  for (const auto& a : all) {
+    seconds += a.seconds;
+    holds += a.n >= 3 && a.conjecture_holds() ? 1 : 0;
+  }
+  const std::string took =
+      last == memory_max_n ? fmt::format("{:.0f} s", seconds)
+                           : fmt::format("{:.0f} s (n > {}: the journals' chunk seconds, added up)",
+                                         seconds, memory_max_n);
+  writer.frontier(
+      {"Bulgarian solitaire: D(n), the longest transient",
+       "Griggs and Ho (1998) conjectured a formula, checked by computer for n <= 36; no OEIS "
+       "entry for D(n)",
+       fmt::format("D(n) for every n <= {}; the formula holds at {} of the {} n from 3 to {} "
+                   "(and fails at n = 1, 2, where D(n) = 0)",
+                   last, holds, last - 2, last),
+       fmt::format("piles bulgarian analyze 1..{}", last), "bulgarian/b_max_transient.txt", took});
+  writer.frontier({"Bulgarian solitaire: Garden-of-Eden partitions",
+                   "Hopkins and Sellers' theorem (OEIS A123975), proven for every n",
+                   fmt::format("counted by the walk for every n <= {}; all agree", last),
+                   fmt::format("piles bulgarian analyze 1..{}", last), "bulgarian/analysis.csv",
+                   "the same walk"});
+  writer.waits_for_gpu(
+      fmt::format("Bulgarian solitaire D(n) for {} < n <= 200: the backward walk on the GPU "
+                  "(`piles --backend gpu bulgarian analyze {}..200 --checkpoint FILE`).",
+                  last, last + 1));
+}
+
 }  // namespace
 
 void write_bulgarian(Writer& writer) {
   write_traces(writer);
-  const int last = writer.full() ? full_max_n : quick_max_n;
-  const std::string what = fmt::format("bulgarian analyze 1..{} --engine backward", last);
-  const std::vector<bulgarian::Analysis> all = analyze_all(writer, last);
+  std::vector<bulgarian::Analysis> all = analyze_in_memory(writer);
+  if (writer.full()) run_full_range(writer);
+  add_journaled(writer, all);
+  const std::string what =
+      all.back().n == memory_max_n
+          ? fmt::format("bulgarian analyze 1..{} --engine backward", memory_max_n)
+          : fmt::format(
+                "bulgarian analyze 1..{} --engine backward; n = {}..{} read from the "
+                "journals in runs/",
+                memory_max_n, memory_max_n + 1, all.back().n);
   write_table(writer, all, what);
   write_sequence(writer, all, what);
+  add_frontier(writer, all);
   write_graph_picture(writer);
   write_random(writer);
   write_bulgarian_variants(writer, all);

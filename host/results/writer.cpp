@@ -131,7 +131,29 @@ void Writer::write_runs(const std::string& folder, const Runs& runs) {
 
 void Writer::finish() {
   for (const std::string& folder : folders_) write_runs(folder, runs_.at(folder));
+  write_frontier();
   write_index();
+}
+
+void Writer::write_frontier() {
+  std::string md = fmt::format(
+      "Where piles goes past the published record, or checks a published claim further than "
+      "its authors did. Every figure here is read from the file named in its row, which this "
+      "run wrote. Times are wall-clock seconds of this run on {} ({} backend, {} threads), "
+      "unless the row says they come from a journal.\n\n"
+      "| result | published before | piles | reproduce | file | time |\n"
+      "|---|---|---|---|---|---|\n",
+      machine(), backend_name(target_.backend), target_.threads);
+  for (const FrontierRow& r : frontier_)
+    md += fmt::format("| {} | {} | {} | `{}` | [{}]({}) | {} |\n", r.result, r.literature,
+                      r.computed, r.command, r.file, r.file, r.took);
+  if (!waits_.empty()) {
+    md +=
+        "\n## Waiting for a GPU\n\nWithin reach of the GPU engines, out of reach of 2 CPU "
+        "cores; no figure is given until a run makes one.\n\n";
+    for (const std::string& w : waits_) md += fmt::format("- {}\n", w);
+  }
+  markdown("FRONTIER.md", "piles: past the published record", "every table", md);
 }
 
 void Writer::write_index() const {

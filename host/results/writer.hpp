@@ -10,16 +10,28 @@
 
 namespace piles::results {
 
+// One row of FRONTIER.md: a result that goes past (or checks) the literature.
+struct FrontierRow {
+  std::string result;      // what was computed, in words
+  std::string literature;  // what had been published, with its source
+  std::string computed;    // what piles found
+  std::string command;     // the command that reproduces it
+  std::string file;        // the file under results/ that holds the numbers
+  std::string took;        // how long it took: "83 s" (this run) or where the time comes from
+};
+
 // Writes the files under results/ and remembers what each one is, for the index. The tables,
 // plots and the index hold answers only and name the command that made them, so a rerun
 // changes a file only where an answer changes. Whatever varies from run to run (date,
 // machine, backend, threads, timings, memory, work counts that depend on thread timing)
-// goes to one RUNS.md per folder.
+// goes to one RUNS.md per folder, and beside the answers on FRONTIER.md, whose rows must say
+// how long each result took.
 class Writer {
  public:
   Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet);
 
   bool full() const { return preset_ == "full"; }
+  const std::filesystem::path& dir() const { return dir_; }
   const RunTarget& target() const { return target_; }
   bool quiet() const { return quiet_; }
 
@@ -44,10 +56,15 @@ class Writer {
   void run_record(const std::string& folder, const std::string& tables, double seconds,
                   const std::string& details = "");
 
+  // A row of results/FRONTIER.md, and a line of its "waiting for a GPU" list: written by
+  // finish(), in the order the games added them.
+  void frontier(FrontierRow row) { frontier_.push_back(std::move(row)); }
+  void waits_for_gpu(std::string what) { waits_.push_back(std::move(what)); }
+
   // Runs one game's writer, all of whose files go under `folder`, and times it for RUNS.md.
   void write_game(const std::string& folder, void (*write)(Writer&));
 
-  // The RUNS.md files, then results/README.md listing every file written in this run.
+  // The RUNS.md files, FRONTIER.md, then results/README.md listing every file written in this run.
   void finish();
 
  private:
@@ -62,6 +79,7 @@ class Writer {
 
   void write_runs(const std::string& folder, const Runs& runs);
   void write_index() const;
+  void write_frontier();
 
   std::filesystem::path dir_;
   std::string preset_;
@@ -71,6 +89,8 @@ class Writer {
   std::vector<std::pair<std::string, std::string>> written_;
   std::vector<std::string> folders_;  // in the order the games ran
   std::map<std::string, Runs> runs_;
+  std::vector<FrontierRow> frontier_;
+  std::vector<std::string> waits_;
 };
 
 }  // namespace piles::results

@@ -134,6 +134,21 @@ void write_topswops(Writer& writer) {
   write_table(writer, any, topswops::Final::any);
   write_table(writer, sorted, topswops::Final::sorted);
   write_plot(writer, any, sorted);
+  double seconds = 0;
+  for (const auto* list : {&any, &sorted})
+    for (const topswops::Solution& s : *list) seconds += s.seconds;
+  writer.frontier(
+      {"Topswops: f(n) and every deck that reaches it, with the sorted-end variant",
+       "OEIS A000375, A000376, A123398, A174498; f(n) is published to n = 21 (B. Chaffin, 2026)",
+       fmt::format("both variants for every n <= {}, searched without being told f(n); every "
+                   "value and deck count agrees with the published ones",
+                   last),
+       fmt::format("piles topswops solve N [--sorted], N <= {}", last), "topswops/longest.csv",
+       fmt::format("{:.0f} s", seconds)});
+  writer.waits_for_gpu(fmt::format(
+      "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
+      "f(18) = 191): `piles --backend gpu topswops solve 17 --checkpoint FILE`.",
+      last + 1));
 }
 
 }  // namespace piles::results
