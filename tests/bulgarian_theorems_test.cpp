@@ -117,6 +117,7 @@ TEST(BulgarianTheorems, GardenOfEdenIsHopkinsSellers) {
           (j % 2 ? 1 : -1) * static_cast<std::int64_t>(partition_count(n - 3 * j * (j + 1) / 2));
     const Analysis a = analyze(n, Engine::backward, cpu());
     EXPECT_EQ(a.garden_of_eden, static_cast<std::uint64_t>(expected));
+    EXPECT_EQ(hopkins_sellers(n), a.garden_of_eden);
     if (n <= 50) EXPECT_EQ(analyze(n, Engine::forward, cpu()).garden_of_eden, a.garden_of_eden);
   }
 }
