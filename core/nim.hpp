@@ -21,6 +21,11 @@ PILES_HD void each_split(int rest, int cap, std::int64_t slots, int* parts, int 
     return;
   }
   if (slots < (rest + cap - 1) / cap) return;  // even parts of size cap cannot fill rest
+  if (slots == 1) {  // the last pile takes the rest: no loop over sizes that cannot end
+    parts[len] = rest;
+    visit(static_cast<const int*>(parts), len + 1);
+    return;
+  }
   for (int part = rest < cap ? rest : cap; part >= 1; --part) {
     parts[len] = part;
     each_split(rest - part, part, slots - 1, parts, len + 1, visit);

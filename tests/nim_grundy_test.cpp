@@ -44,7 +44,7 @@ TEST(NimGrundy, ThreeStartsAsPublished) {
 // The batched search against the plain mex over every 2- and 3-way split, across many
 // batches of 64 pile sizes (and the width of the value table doubling several times).
 TEST(NimGrundy, ThreeMatchesTheDefinition) {
-  EXPECT_EQ(grundy_three(700), grundy_by_definition(3, 700));
+  EXPECT_EQ(grundy_three(2000), grundy_by_definition(3, 2000));
 }
 
 TEST(NimGrundy, ThreeIndependentOfThreadCount) {

@@ -35,7 +35,8 @@ std::uint32_t grundy_closed_form(std::int64_t k, std::int64_t i);
 std::vector<std::uint32_t> grundy_three(int upto, int threads = 1, Progress* progress = nullptr);
 
 // G_k(1..upto) straight from the definition: mex over every split of i into 2..k parts.
-// Exponential in upto; it is the check the fast rules are measured against.
+// Lists every split (cubic in upto for k = 3, exponential as k grows); it is the check the fast
+// rules are measured against.
 std::vector<std::uint32_t> grundy_by_definition(std::int64_t k, int upto);
 
 }  // namespace piles::nim

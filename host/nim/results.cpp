@@ -95,7 +95,7 @@ void write_grundy_three(Writer& writer) {
   const int last = writer.full() ? 100'000 : 10'000;
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<std::uint32_t> g = nim::grundy_values(3, last, writer.target().threads);
-  // The first values again by the plain mex over every split (n^3 work: seconds at 3000).
+  // The first values again by the plain mex over every split (n^3 work: a few seconds at 3000).
   constexpr int checked_n = 3000;
   const std::vector<std::uint32_t> plain = nim::grundy_by_definition(3, checked_n);
   if (!std::equal(plain.begin(), plain.end(), g.begin()))
