@@ -164,7 +164,7 @@ void write_grundy_three(Writer& writer) {
        fmt::format("G_3(n) for n <= {} (the first {} also by the plain mex); G_3(n) - "
                    "floor(n/2) is at most {}, and at least -2 but for {} sporadic n (lowest {})",
                    last, checked_n, highest, sporadic_count, lowest),
-       what, "nim/grundy3.b", fmt::format("{:.0f} s", seconds)});
+       "piles " + what, "nim/grundy3.b", fmt::format("{:.0f} s", seconds)});
 }
 
 }  // namespace

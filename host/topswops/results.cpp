@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -148,7 +149,7 @@ void write_topswops(Writer& writer) {
   writer.waits_for_gpu(fmt::format(
       "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
       "f(18) = 191): `piles --backend gpu topswops solve 17 --checkpoint FILE`.",
-      last + 1));
+      std::max(last, full_max_n_cpu) + 1));
 }
 
 }  // namespace piles::results
