@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/babylon/analysis.hpp"
+#include "host/babylon/conjecture.hpp"
 #include "host/babylon/resources.hpp"
 #include "host/babylon/solver.hpp"
 #include "host/babylon/start.hpp"
@@ -19,16 +20,18 @@ namespace {
 using babylon::Table;
 using babylon::TableRow;
 
-// Quick: about a minute on 2 cores. Full: the same tables pushed further (GPU machines have many
-// cores).
+// Quick: a minute or two on 2 cores (the four-colour table about 30 s). Full: the same tables
+// pushed further; the three- and four-colour tables as far as about 7 minutes each on 2 busy
+// cores take them (memos of 2 GiB and 1 GiB, far below 16 GiB). One more chip would cost about
+// 1.45x (three colours) and 1.7x (four) in time, and double the three-colour memo.
 struct Sizes {
-  int two_colour, three_colour;
+  int two_colour, three_colour, four_colour;
   std::map<int, int> equal;  // colours -> largest chips per colour
 };
 
 Sizes sizes(const Writer& writer) {
-  if (writer.full()) return {84, 30, {{3, 14}, {4, 8}, {5, 6}, {6, 5}, {7, 4}, {8, 4}}};
-  return {62, 24, {{3, 11}, {4, 7}, {5, 5}, {6, 4}, {7, 4}, {8, 3}}};
+  if (writer.full()) return {84, 41, 33, {{3, 14}, {4, 8}, {5, 6}, {6, 5}, {7, 4}, {8, 4}}};
+  return {62, 24, 29, {{3, 11}, {4, 7}, {5, 5}, {6, 4}, {7, 4}, {8, 3}}};
 }
 
 std::string memo_text(const Table& t) {
@@ -91,8 +94,8 @@ std::string table_runs(const Table& t) {
   return md;
 }
 
-void write_two_colour(Writer& writer, int max_chips) {
-  const Table t = babylon::solve_table(2, max_chips, writer.target().threads);
+void write_two_colour(Writer& writer, const Table& t) {
+  const int max_chips = t.max_chips;
   struct PerChips {
     int starts = 0, second = 0;
   };
@@ -136,7 +139,9 @@ void write_two_colour(Writer& writer, int max_chips) {
 struct MultiRow {
   std::vector<int> counts;
   bool first_wins;
-  std::string first_moves;  // for equal counts: which kinds of first move win
+  std::string first_moves;  // which kinds of first move win
+  std::uint64_t searched;
+  double seconds;
 };
 
 // With equal counts every colour looks alike, so a first move is either two chips of one
@@ -153,21 +158,65 @@ std::string winning_kinds(const babylon::Analysis& a) {
   return "none";
 }
 
-std::string multi_row_md(const MultiRow& r, bool kinds) {
+int chips_of(const std::vector<int>& counts) {
   int chips = 0;
-  for (const int c : r.counts) chips += c;
-  return fmt::format("| {} | {} | {} | {}{} |\n", comma_list(r.counts), r.counts.size(), chips,
-                     r.first_wins ? "first" : "second", kinds ? " | " + r.first_moves : "");
+  for (const int c : counts) chips += c;
+  return chips;
 }
 
-std::string multi_row_csv(const MultiRow& r, const std::string& table) {
-  int chips = 0;
-  for (const int c : r.counts) chips += c;
-  return fmt::format("{},\"{}\",{},{},{},{}\n", table, comma_list(r.counts), r.counts.size(), chips,
-                     r.first_wins ? "first" : "second", r.first_moves);
+std::string winner(bool first_wins) {
+  return first_wins ? "first" : "second";
 }
 
-void write_multi_colour(Writer& writer, const Sizes& s) {
+std::string equal_row_md(const MultiRow& r) {
+  return fmt::format("| {} | {} | {} | {} | {} |\n", comma_list(r.counts), r.counts.size(),
+                     chips_of(r.counts), winner(r.first_wins), r.first_moves);
+}
+
+std::string csv_row(const std::vector<int>& counts, bool first_wins, const std::string& table,
+                    const std::string& first_moves) {
+  return fmt::format("{},\"{}\",{},{},{},{}\n", table, comma_list(counts), counts.size(),
+                     chips_of(counts), winner(first_wins), first_moves);
+}
+
+// k colours of c chips each, every start from an empty memo with its first moves spread over
+// the threads.
+std::vector<MultiRow> solve_equal(const Sizes& s, int threads) {
+  std::vector<MultiRow> rows;
+  for (const auto& [colours, largest] : s.equal)
+    for (int c = 1; c <= largest; ++c) {
+      babylon::Solver solver(threads);
+      const babylon::Analysis a = babylon::analyse(std::vector<int>(colours, c), solver);
+      rows.push_back({a.counts, a.first_wins, winning_kinds(a), a.searched, a.seconds});
+    }
+  return rows;
+}
+
+// A table too long to list start by start in markdown (the CSV lists them): per chip total,
+// how many starts the second player wins.
+std::string table_summary(const Table& t) {
+  std::map<int, std::pair<int, int>> by_chips;  // chips -> starts, second-player wins
+  for (const TableRow& row : t.rows) {
+    ++by_chips[row.chips].first;
+    by_chips[row.chips].second += row.first_wins ? 0 : 1;
+  }
+  std::string md = fmt::format(
+      "Every start with {} colours and at most {} chips ({} starts), one memo for the whole "
+      "table (each chip total on one thread, its starts in order). Every start's winner is in "
+      "multi_colour.csv; the rules they suggest are in conjectures.md.\n\n| chips | starts | "
+      "second-player wins |\n|---:|---:|---:|\n",
+      t.colours, t.max_chips, t.rows.size());
+  for (const auto& [chips, n] : by_chips)
+    md += fmt::format("| {} | {} | {} |\n", chips, n.first, n.second);
+  return md;
+}
+
+std::string table_command(const Table& t) {
+  return fmt::format("babylon table --colors {} --max-chips {}", t.colours, t.max_chips);
+}
+
+void write_multi_colour(Writer& writer, const std::vector<MultiRow>& equal, const Table& three,
+                        const Table& four) {
   const int threads = writer.target().threads;
   std::string csv = "table,counts,colours,chips,winner,winning_first_moves\n";
   std::string md =
@@ -180,47 +229,201 @@ void write_multi_colour(Writer& writer, const Sizes& s) {
       "positions searched | seconds |\n|---|---:|---:|\n",
       threads, threads == 1 ? "" : "s");
   double equal_seconds = 0;
-  for (const auto& [colours, largest] : s.equal)
-    for (int c = 1; c <= largest; ++c) {
-      babylon::Solver solver(threads);
-      const babylon::Analysis a = babylon::analyse(std::vector<int>(colours, c), solver);
-      const MultiRow r{a.counts, a.first_wins, winning_kinds(a)};
-      md += multi_row_md(r, true);
-      csv += multi_row_csv(r, "equal");
-      equal_runs +=
-          fmt::format("| {} | {} | {:.3f} |\n", comma_list(a.counts), a.searched, a.seconds);
-      equal_seconds += a.seconds;
-    }
-
-  const Table t = babylon::solve_table(3, s.three_colour, threads);
-  md += fmt::format(
-      "\n## Three colours, every split up to {} chips\n\nOne memo for the whole table (each chip "
-      "total on one thread, its starts in order).\n\n| counts | colours | chips | winner |\n"
-      "|---|---:|---:|---|\n",
-      s.three_colour);
-  for (const TableRow& row : t.rows) {
-    const MultiRow r{row.counts, row.first_wins, ""};
-    md += multi_row_md(r, false);
-    csv += multi_row_csv(r, "three_colour");
+  for (const MultiRow& r : equal) {
+    md += equal_row_md(r);
+    csv += csv_row(r.counts, r.first_wins, "equal", r.first_moves);
+    equal_runs +=
+        fmt::format("| {} | {} | {:.3f} |\n", comma_list(r.counts), r.searched, r.seconds);
+    equal_seconds += r.seconds;
+  }
+  for (const auto& [t, name] : {std::pair{&three, "three"}, std::pair{&four, "four"}}) {
+    md += fmt::format("\n## {} colours, every start up to {} chips\n\n{}", t->colours, t->max_chips,
+                      table_summary(*t));
+    for (const TableRow& row : t->rows)
+      csv += csv_row(row.counts, row.first_wins, fmt::format("{}_colour", name), "");
   }
   const std::string what =
-      fmt::format("babylon solve c,...,c; babylon table --colors 3 --max-chips {}", s.three_colour);
+      fmt::format("babylon solve c,...,c; {}; {}", table_command(three), table_command(four));
   writer.markdown("babylon/multi_colour.md", "Babylon: starts with three or more colours", what,
                   md);
   writer.commented("babylon/multi_colour.csv", "Babylon: starts with three or more colours", what,
                    csv);
   writer.run_record("babylon", "multi_colour.md, multi_colour.csv: equal counts", equal_seconds,
                     equal_runs);
-  writer.run_record("babylon", "multi_colour.md, multi_colour.csv: three colours", t.seconds,
-                    table_runs(t));
+  for (const Table* t : {&three, &four})
+    writer.run_record("babylon",
+                      fmt::format("multi_colour.md, multi_colour.csv: {} colours", t->colours),
+                      t->seconds, table_runs(*t));
+}
+
+std::vector<babylon::Solved> solved(const Table& t) {
+  std::vector<babylon::Solved> out;
+  for (const TableRow& row : t.rows) out.push_back({row.counts, !row.first_wins});
+  return out;
+}
+
+std::string exceptions_text(const babylon::Verdict& v, int max_chips) {
+  if (v.exceptions.empty()) return fmt::format("no exceptions up to {} chips", max_chips);
+  std::vector<std::string> starts;
+  for (const std::vector<int>& counts : v.exceptions) starts.push_back(comma_list(counts));
+  return fmt::format("{} exception{}: {}", v.exceptions.size(), v.exceptions.size() == 1 ? "" : "s",
+                     fmt::join(starts, "; "));
+}
+
+// Each conjecture against the table of its number of colours.
+struct Judged {
+  const babylon::Conjecture* conjecture;
+  const Table* table;
+  babylon::Verdict verdict;
+};
+
+std::vector<Judged> judge_all(const std::vector<const Table*>& tables) {
+  std::vector<Judged> out;
+  for (const babylon::Conjecture& c : babylon::conjectures())
+    for (const Table* t : tables)
+      if (t->colours == c.colours) out.push_back({&c, t, babylon::judge(c, solved(*t))});
+  return out;
+}
+
+// The evidence behind the rules: second-player wins by the smallest colour and the parity of
+// the total.
+std::string by_smallest(const Table& t) {
+  struct Count {
+    int starts = 0, second = 0;
+  };
+  std::map<int, std::pair<Count, Count>> at;  // smallest -> odd totals, even totals
+  for (const TableRow& row : t.rows) {
+    auto& [odd, even] = at[row.counts.front()];
+    Count& n = row.chips % 2 == 1 ? odd : even;
+    ++n.starts;
+    n.second += row.first_wins ? 0 : 1;
+  }
+  std::string md = fmt::format(
+      "\n## {} colours: second-player wins by smallest colour and parity\n\nEvery start up to "
+      "{} chips.\n\n| smallest colour | odd totals | second wins | even totals | second wins "
+      "|\n|---:|---:|---:|---:|---:|\n",
+      t.colours, t.max_chips);
+  for (const auto& [smallest, n] : at)
+    md += fmt::format("| {} | {} | {} | {} | {} |\n", smallest, n.first.starts, n.first.second,
+                      n.second.starts, n.second.second);
+  return md;
+}
+
+void write_conjectures(Writer& writer, const std::vector<Judged>& judged,
+                       const std::vector<const Table*>& tables) {
+  std::string md =
+      "Rules read off the solved tables, in the manner of Georgakopoulos and Winkler's Theorem "
+      "4.1 for two colours (the first row, a proven theorem, checked here as the others are). "
+      "Counts are chips per colour in non-decreasing order. Each rule covers only the starts "
+      "its statement names; \"agree\" counts the covered starts whose solved winner is the "
+      "predicted one, and every covered start where the rule fails is listed. The rules are "
+      "computed by `babylon::conjectures()` (host/babylon/conjecture.cpp), which knows no "
+      "table.\n\n| conjecture | table | covered | agree | exceptions |\n|---|---|---:|---:|---:|\n";
+  std::string details;
+  for (const Judged& j : judged) {
+    md += fmt::format("| {} | `{}` | {} | {} | {} |\n", j.conjecture->name, table_command(*j.table),
+                      j.verdict.covered, j.verdict.agree, j.verdict.exceptions.size());
+    details += fmt::format(
+        "\n## Conjecture: {}\n\n{}.\n\nTable: every {}-colour start up to {} chips. {} of "
+        "{} covered starts agree; {}.\n",
+        j.conjecture->name, j.conjecture->statement, j.table->colours, j.table->max_chips,
+        j.verdict.agree, j.verdict.covered, exceptions_text(j.verdict, j.table->max_chips));
+  }
+  std::vector<std::string> commands;
+  for (const Table* t : tables) {
+    commands.push_back(table_command(*t));
+    if (t->colours >= 3) details += by_smallest(*t);
+  }
+  const std::string what = fmt::format("{}", fmt::join(commands, "; "));
+  writer.markdown("babylon/conjectures.md", "Babylon: conjectures beyond two colours", what,
+                  md + details);
+}
+
+std::string took(double seconds) {
+  return fmt::format("{:.0f} s", seconds);
+}
+
+int second_wins(const Table& t) {
+  int n = 0;
+  for (const TableRow& row : t.rows) n += row.first_wins ? 0 : 1;
+  return n;
+}
+
+// "conjecture 'statement': a of c agree (k exceptions)" for each conjecture on this table.
+std::string verdicts_text(const std::vector<Judged>& judged, const Table& t) {
+  std::vector<std::string> parts;
+  for (const Judged& j : judged)
+    if (j.table == &t)
+      parts.push_back(
+          fmt::format("conjecture \"{}\": {} of {} covered starts agree ({} "
+                      "exception{})",
+                      j.conjecture->statement, j.verdict.agree, j.verdict.covered,
+                      j.verdict.exceptions.size(), j.verdict.exceptions.size() == 1 ? "" : "s"));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+const char* const no_analysis =
+    "no published analysis beyond the commercial start 3,3,3,3, a second-player win (seed 003, "
+    "introduction)";
+
+void add_table_frontier(Writer& writer, const Table& t, const std::vector<Judged>& judged) {
+  writer.frontier(
+      {fmt::format("Babylon with {} colours: the winner of every start", t.colours), no_analysis,
+       fmt::format("every start up to {} chips solved ({} starts, {} second-player "
+                   "wins); {}",
+                   t.max_chips, t.rows.size(), second_wins(t), verdicts_text(judged, t)),
+       "piles " + table_command(t), "babylon/conjectures.md", took(t.seconds)});
+}
+
+void add_equal_frontier(Writer& writer, const std::vector<MultiRow>& equal) {
+  std::vector<std::string> winners, commands;
+  double seconds = 0;
+  for (const int colours : {5, 6}) {
+    int largest = 0;
+    for (const MultiRow& r : equal)
+      if (static_cast<int>(r.counts.size()) == colours) {
+        winners.push_back(fmt::format("{} {}", comma_list(r.counts), winner(r.first_wins)));
+        seconds += r.seconds;
+        largest = r.counts[0];
+      }
+    commands.push_back(fmt::format("piles babylon solve {} for c = 1..{}",
+                                   comma_list(std::vector<std::string>(colours, "c")), largest));
+  }
+  writer.frontier({"Babylon with 5 and 6 colours of c chips each", no_analysis,
+                   fmt::format("the player who wins: {}", fmt::join(winners, ", ")),
+                   fmt::format("{}", fmt::join(commands, "; ")), "babylon/multi_colour.md",
+                   took(seconds)});
+}
+
+void add_frontier(Writer& writer, const Table& two, const Table& three, const Table& four,
+                  const std::vector<MultiRow>& equal, const std::vector<Judged>& judged) {
+  writer.frontier({"Two-colour Babylon: the winner of every start",
+                   "Georgakopoulos and Winkler, \"Two-Color Babylon\", Theorem 4.1: the second "
+                   "player wins iff p + q is even and p >= 3 (p <= q), proven for all p, q",
+                   fmt::format("a computer check: all {} starts with p + q <= {} solved, every "
+                               "one agrees",
+                               two.rows.size(), two.max_chips),
+                   "piles " + table_command(two), "babylon/two_colour.md", took(two.seconds)});
+  add_table_frontier(writer, three, judged);
+  add_table_frontier(writer, four, judged);
+  add_equal_frontier(writer, equal);
 }
 
 }  // namespace
 
 void write_babylon(Writer& writer) {
   const Sizes s = sizes(writer);
-  write_two_colour(writer, s.two_colour);
-  write_multi_colour(writer, s);
+  const int threads = writer.target().threads;
+  const Table two = babylon::solve_table(2, s.two_colour, threads);
+  write_two_colour(writer, two);
+  const std::vector<MultiRow> equal = solve_equal(s, threads);
+  const Table three = babylon::solve_table(3, s.three_colour, threads);
+  const Table four = babylon::solve_table(4, s.four_colour, threads);
+  write_multi_colour(writer, equal, three, four);
+  const std::vector<const Table*> tables = {&two, &three, &four};
+  const std::vector<Judged> judged = judge_all(tables);
+  write_conjectures(writer, judged, tables);
+  add_frontier(writer, two, three, four, equal, judged);
 }
 
 }  // namespace piles::results
