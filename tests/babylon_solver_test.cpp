@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -118,6 +121,39 @@ TEST(BabylonSolver, ThreadsDoNotChangeTheTable) {
   ASSERT_EQ(one.rows.size(), two.rows.size());
   for (std::size_t i = 0; i < one.rows.size(); ++i)
     EXPECT_EQ(one.rows[i].first_wins, two.rows[i].first_wins);
+}
+
+// The results read the largest finished table in a folder of journals: a finished journal gives
+// the table a plain run gives, a journal missing one chip total gives nothing.
+TEST(BabylonSolver, OnlyAFinishedJournalGivesItsTable) {
+  const std::string journal =
+      (std::filesystem::temp_directory_path() / "piles_babylon_finished.journal").string();
+  std::filesystem::remove(journal);
+  piles::babylon::TableRun run;
+  run.colours = 3;
+  run.max_chips = 14;
+  run.run.checkpoint = journal;
+  run.run.quiet = true;
+  piles::RunTarget cpu;
+  piles::babylon::solve_table(run, cpu);
+  const auto plain = piles::babylon::solve_table(3, 14, 1);
+  const auto read = piles::babylon::finished_table(journal);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_TRUE(read->run.merged);
+  ASSERT_EQ(read->rows.size(), plain.rows.size());
+  for (std::size_t i = 0; i < plain.rows.size(); ++i) {
+    EXPECT_EQ(read->rows[i].counts, plain.rows[i].counts);
+    EXPECT_EQ(read->rows[i].first_wins, plain.rows[i].first_wins);
+  }
+
+  std::ifstream in(journal);
+  std::string kept;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("problem", 0) == 0 || std::stoi(line) != 3) kept += line + "\n";
+  in.close();
+  std::ofstream(journal, std::ios::trunc) << kept;
+  EXPECT_FALSE(piles::babylon::finished_table(journal).has_value());
+  std::filesystem::remove(journal);
 }
 
 TEST(BabylonAnalysis, ThreadsSharingOneStartAgree) {

@@ -1,12 +1,14 @@
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "host/babylon/analysis.hpp"
-#include "host/babylon/conjecture.hpp"
+#include "host/babylon/conjecture_report.hpp"
 #include "host/babylon/resources.hpp"
 #include "host/babylon/solver.hpp"
 #include "host/babylon/start.hpp"
@@ -23,7 +25,9 @@ using babylon::TableRow;
 // Quick: a minute or two on 2 cores (the four-colour table about 30 s). Full: the same tables
 // pushed further; the three- and four-colour tables as far as about 7 minutes each on 2 busy
 // cores take them (memos of 2 GiB and 1 GiB, far below 16 GiB). One more chip would cost about
-// 1.45x (three colours) and 1.7x (four) in time, and double the three-colour memo.
+// 1.45x (three colours) and 1.7x (four) in time, and double the three-colour memo. The full
+// preset's tables are journaled runs under runs/, so a stopped run resumes; every preset takes
+// the largest finished table there that reaches its size (runs/README.md).
 struct Sizes {
   int two_colour, three_colour, four_colour;
   std::map<int, int> equal;  // colours -> largest chips per colour
@@ -32,6 +36,37 @@ struct Sizes {
 Sizes sizes(const Writer& writer) {
   if (writer.full()) return {84, 41, 33, {{3, 14}, {4, 8}, {5, 6}, {6, 5}, {7, 4}, {8, 4}}};
   return {62, 24, 29, {{3, 11}, {4, 7}, {5, 5}, {6, 4}, {7, 4}, {8, 3}}};
+}
+
+std::filesystem::path runs_dir(const Writer& writer) {
+  return writer.dir() / "babylon" / "runs";
+}
+
+// The largest finished table of `colours` colours with at least `max_chips` in runs/.
+std::optional<Table> finished_run(const Writer& writer, int colours, int max_chips) {
+  std::optional<Table> best;
+  if (!std::filesystem::is_directory(runs_dir(writer))) return best;
+  for (const auto& entry : std::filesystem::directory_iterator(runs_dir(writer))) {
+    if (entry.path().extension() != ".journal") continue;
+    std::optional<Table> t = babylon::finished_table(entry.path().string());
+    if (t && t->colours == colours && t->max_chips >= max_chips &&
+        (!best || t->max_chips > best->max_chips))
+      best = std::move(t);
+  }
+  return best;
+}
+
+Table table(const Writer& writer, int colours, int max_chips) {
+  if (std::optional<Table> t = finished_run(writer, colours, max_chips)) return *t;
+  if (!writer.full()) return babylon::solve_table(colours, max_chips, writer.target().threads);
+  std::filesystem::create_directories(runs_dir(writer));
+  babylon::TableRun run;
+  run.colours = colours;
+  run.max_chips = max_chips;
+  run.run.checkpoint =
+      (runs_dir(writer) / fmt::format("table_{}_{}.journal", colours, max_chips)).string();
+  run.run.quiet = writer.quiet();
+  return babylon::solve_table(run, writer.target());
 }
 
 std::string memo_text(const Table& t) {
@@ -83,12 +118,18 @@ std::string table_runs(const Table& t) {
     w.searched += row.searched;
     w.seconds += row.seconds;
   }
-  std::string md = fmt::format(
-      "{:.2f} s on {} thread{}; {}; peak RSS of the process so far {:.1f} MiB. Each start counts "
-      "the positions it added to the shared memo.\n\n| chips | starts | positions searched | "
-      "seconds (summed over starts) |\n|---:|---:|---:|---:|\n",
-      t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t),
-      babylon::mib(babylon::peak_rss_bytes()));
+  std::string md =
+      t.run.merged
+          ? fmt::format(
+                "Read from the finished journal in runs/: {:.2f} s of its chunks' "
+                "seconds, summed over the threads of the run that made it.",
+                t.seconds)
+          : fmt::format("{:.2f} s on {} thread{}; {}; peak RSS of the process so far {:.1f} MiB.",
+                        t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t),
+                        babylon::mib(babylon::peak_rss_bytes()));
+  md +=
+      " Each start counts the positions it added to the shared memo.\n\n| chips | starts | "
+      "positions searched | seconds (summed over starts) |\n|---:|---:|---:|---:|\n";
   for (const auto& [chips, w] : by_chips)
     md += fmt::format("| {} | {} | {} | {:.3f} |\n", chips, w.starts, w.searched, w.seconds);
   return md;
@@ -211,10 +252,6 @@ std::string table_summary(const Table& t) {
   return md;
 }
 
-std::string table_command(const Table& t) {
-  return fmt::format("babylon table --colors {} --max-chips {}", t.colours, t.max_chips);
-}
-
 void write_multi_colour(Writer& writer, const std::vector<MultiRow>& equal, const Table& three,
                         const Table& four) {
   const int threads = writer.target().threads;
@@ -242,8 +279,8 @@ void write_multi_colour(Writer& writer, const std::vector<MultiRow>& equal, cons
     for (const TableRow& row : t->rows)
       csv += csv_row(row.counts, row.first_wins, fmt::format("{}_colour", name), "");
   }
-  const std::string what =
-      fmt::format("babylon solve c,...,c; {}; {}", table_command(three), table_command(four));
+  const std::string what = fmt::format("babylon solve c,...,c; {}; {}",
+                                       babylon::table_command(three), babylon::table_command(four));
   writer.markdown("babylon/multi_colour.md", "Babylon: starts with three or more colours", what,
                   md);
   writer.commented("babylon/multi_colour.csv", "Babylon: starts with three or more colours", what,
@@ -256,110 +293,19 @@ void write_multi_colour(Writer& writer, const std::vector<MultiRow>& equal, cons
                       t->seconds, table_runs(*t));
 }
 
-std::vector<babylon::Solved> solved(const Table& t) {
-  std::vector<babylon::Solved> out;
-  for (const TableRow& row : t.rows) out.push_back({row.counts, !row.first_wins});
-  return out;
-}
-
-std::string exceptions_text(const babylon::Verdict& v, int max_chips) {
-  if (v.exceptions.empty()) return fmt::format("no exceptions up to {} chips", max_chips);
-  std::vector<std::string> starts;
-  for (const std::vector<int>& counts : v.exceptions) starts.push_back(comma_list(counts));
-  return fmt::format("{} exception{}: {}", v.exceptions.size(), v.exceptions.size() == 1 ? "" : "s",
-                     fmt::join(starts, "; "));
-}
-
-// Each conjecture against the table of its number of colours.
-struct Judged {
-  const babylon::Conjecture* conjecture;
-  const Table* table;
-  babylon::Verdict verdict;
-};
-
-std::vector<Judged> judge_all(const std::vector<const Table*>& tables) {
-  std::vector<Judged> out;
-  for (const babylon::Conjecture& c : babylon::conjectures())
-    for (const Table* t : tables)
-      if (t->colours == c.colours) out.push_back({&c, t, babylon::judge(c, solved(*t))});
-  return out;
-}
-
-// The evidence behind the rules: second-player wins by the smallest colour and the parity of
-// the total.
-std::string by_smallest(const Table& t) {
-  struct Count {
-    int starts = 0, second = 0;
-  };
-  std::map<int, std::pair<Count, Count>> at;  // smallest -> odd totals, even totals
-  for (const TableRow& row : t.rows) {
-    auto& [odd, even] = at[row.counts.front()];
-    Count& n = row.chips % 2 == 1 ? odd : even;
-    ++n.starts;
-    n.second += row.first_wins ? 0 : 1;
-  }
-  std::string md = fmt::format(
-      "\n## {} colours: second-player wins by smallest colour and parity\n\nEvery start up to "
-      "{} chips.\n\n| smallest colour | odd totals | second wins | even totals | second wins "
-      "|\n|---:|---:|---:|---:|---:|\n",
-      t.colours, t.max_chips);
-  for (const auto& [smallest, n] : at)
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", smallest, n.first.starts, n.first.second,
-                      n.second.starts, n.second.second);
-  return md;
-}
-
-void write_conjectures(Writer& writer, const std::vector<Judged>& judged,
-                       const std::vector<const Table*>& tables) {
-  std::string md =
-      "Rules read off the solved tables, in the manner of Georgakopoulos and Winkler's Theorem "
-      "4.1 for two colours (the first row, a proven theorem, checked here as the others are). "
-      "Counts are chips per colour in non-decreasing order. Each rule covers only the starts "
-      "its statement names; \"agree\" counts the covered starts whose solved winner is the "
-      "predicted one, and every covered start where the rule fails is listed. The rules are "
-      "computed by `babylon::conjectures()` (host/babylon/conjecture.cpp), which knows no "
-      "table.\n\n| conjecture | table | covered | agree | exceptions |\n|---|---|---:|---:|---:|\n";
-  std::string details;
-  for (const Judged& j : judged) {
-    md += fmt::format("| {} | `{}` | {} | {} | {} |\n", j.conjecture->name, table_command(*j.table),
-                      j.verdict.covered, j.verdict.agree, j.verdict.exceptions.size());
-    details += fmt::format(
-        "\n## Conjecture: {}\n\n{}.\n\nTable: every {}-colour start up to {} chips. {} of "
-        "{} covered starts agree; {}.\n",
-        j.conjecture->name, j.conjecture->statement, j.table->colours, j.table->max_chips,
-        j.verdict.agree, j.verdict.covered, exceptions_text(j.verdict, j.table->max_chips));
-  }
-  std::vector<std::string> commands;
-  for (const Table* t : tables) {
-    commands.push_back(table_command(*t));
-    if (t->colours >= 3) details += by_smallest(*t);
-  }
-  const std::string what = fmt::format("{}", fmt::join(commands, "; "));
-  writer.markdown("babylon/conjectures.md", "Babylon: conjectures beyond two colours", what,
-                  md + details);
-}
-
 std::string took(double seconds) {
   return fmt::format("{:.0f} s", seconds);
+}
+
+std::string took(const Table& t) {
+  if (!t.run.merged) return took(t.seconds);
+  return fmt::format("{:.0f} s of the journal's chunk seconds (summed over threads)", t.seconds);
 }
 
 int second_wins(const Table& t) {
   int n = 0;
   for (const TableRow& row : t.rows) n += row.first_wins ? 0 : 1;
   return n;
-}
-
-// "conjecture 'statement': a of c agree (k exceptions)" for each conjecture on this table.
-std::string verdicts_text(const std::vector<Judged>& judged, const Table& t) {
-  std::vector<std::string> parts;
-  for (const Judged& j : judged)
-    if (j.table == &t)
-      parts.push_back(
-          fmt::format("conjecture \"{}\": {} of {} covered starts agree ({} "
-                      "exception{})",
-                      j.conjecture->statement, j.verdict.agree, j.verdict.covered,
-                      j.verdict.exceptions.size(), j.verdict.exceptions.size() == 1 ? "" : "s"));
-  return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 const char* const no_analysis =
@@ -372,7 +318,7 @@ void add_table_frontier(Writer& writer, const Table& t, const std::vector<Judged
        fmt::format("every start up to {} chips solved ({} starts, {} second-player "
                    "wins); {}",
                    t.max_chips, t.rows.size(), second_wins(t), verdicts_text(judged, t)),
-       "piles " + table_command(t), "babylon/conjectures.md", took(t.seconds)});
+       "piles " + babylon::table_command(t), "babylon/conjectures.md", took(t)});
 }
 
 void add_equal_frontier(Writer& writer, const std::vector<MultiRow>& equal) {
@@ -403,7 +349,8 @@ void add_frontier(Writer& writer, const Table& two, const Table& three, const Ta
                    fmt::format("a computer check: all {} starts with p + q <= {} solved, every "
                                "one agrees",
                                two.rows.size(), two.max_chips),
-                   "piles " + table_command(two), "babylon/two_colour.md", took(two.seconds)});
+                   "piles " + babylon::table_command(two), "babylon/two_colour.md",
+                   took(two)});
   add_table_frontier(writer, three, judged);
   add_table_frontier(writer, four, judged);
   add_equal_frontier(writer, equal);
@@ -414,11 +361,11 @@ void add_frontier(Writer& writer, const Table& two, const Table& three, const Ta
 void write_babylon(Writer& writer) {
   const Sizes s = sizes(writer);
   const int threads = writer.target().threads;
-  const Table two = babylon::solve_table(2, s.two_colour, threads);
+  const Table two = table(writer, 2, s.two_colour);
   write_two_colour(writer, two);
   const std::vector<MultiRow> equal = solve_equal(s, threads);
-  const Table three = babylon::solve_table(3, s.three_colour, threads);
-  const Table four = babylon::solve_table(4, s.four_colour, threads);
+  const Table three = table(writer, 3, s.three_colour);
+  const Table four = table(writer, 4, s.four_colour);
   write_multi_colour(writer, equal, three, four);
   const std::vector<const Table*> tables = {&two, &three, &four};
   const std::vector<Judged> judged = judge_all(tables);

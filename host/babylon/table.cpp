@@ -120,6 +120,18 @@ class TableJob {
   Solver solver_;
 };
 
+// The table job a journal names.
+TableJob journal_job(const std::string& journal) {
+  int colours = 0, max_chips = 0;
+  job::read_identity(journal, "babylon", [&](const nlohmann::json& p) {
+    colours = json_integer<int>(p.at("colours"));
+    max_chips = json_integer<int>(p.at("max_chips"));
+  });
+  if (colours < 2 || colours > max_colours || max_chips > max_start_chips(colours))
+    throw UsageError(fmt::format("{}: not a Babylon journal", journal));
+  return TableJob(colours, max_chips, 1);
+}
+
 }  // namespace
 
 Table solve_table(const TableRun& run, const RunTarget& target) {
@@ -139,15 +151,20 @@ Table solve_table(int colours, int max_chips, int threads) {
 
 Table merge_tables(const std::vector<std::string>& journals) {
   if (journals.empty()) throw UsageError("merge: no journal files given");
-  int colours = 0, max_chips = 0;
-  job::read_identity(journals.front(), "babylon", [&](const nlohmann::json& p) {
-    colours = json_integer<int>(p.at("colours"));
-    max_chips = json_integer<int>(p.at("max_chips"));
-  });
-  if (colours < 2 || colours > max_colours || max_chips > max_start_chips(colours))
-    throw UsageError(fmt::format("{}: not a Babylon journal", journals.front()));
-  TableJob table(colours, max_chips, 1);
+  TableJob table = journal_job(journals.front());
   return table.assemble(job::merge(table.describe(), journals), 0);
+}
+
+std::optional<Table> finished_table(const std::string& journal) {
+  TableJob table = journal_job(journal);
+  // One round holds every chip total, so the journal's finished rounds are all or nothing.
+  const job::Outcome outcome = job::read_finished(table.describe(), journal);
+  if (outcome.status.stopped) return std::nullopt;
+  return table.assemble(outcome, 0);
+}
+
+std::string table_command(const Table& t) {
+  return fmt::format("babylon table --colors {} --max-chips {}", t.colours, t.max_chips);
 }
 
 }  // namespace piles::babylon

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,13 @@ Table solve_table(const TableRun& run, const RunTarget& target);
 // The whole table in this process, no journal, no progress bar.
 Table solve_table(int colours, int max_chips, int threads);
 
+// "babylon table --colors C --max-chips M": the command that makes this table.
+std::string table_command(const Table& t);
+
 // The table from the journals of its shards.
 Table merge_tables(const std::vector<std::string>& journals);
+// The table one journal holds once every chip total is in; nullopt while its run is under way
+// or stopped. Its rows' seconds are the run's; the memo fields are zero.
+std::optional<Table> finished_table(const std::string& journal);
 
 }  // namespace piles::babylon

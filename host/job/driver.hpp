@@ -88,7 +88,7 @@ struct Status {
   int chunks_resumed = 0;  // read from the journal instead of computed
   int chunks_done = 0;     // in the journal when the run ended
   bool stopped = false;    // the time limit ended the run: the same command resumes
-  bool merged = false;     // made by merge from journals
+  bool merged = false;     // read from journals (merge, read_finished), not run
 
   bool complete() const { return !shard && !stopped; }
 };
