@@ -123,7 +123,7 @@ std::string table_runs(const Table& t) {
       t.run.merged
           ? fmt::format(
                 "Read from the finished journal in runs/: {:.2f} s of its chunks' "
-                "seconds, summed over the threads of the run that made it.",
+                "seconds, added up (chunks run side by side each count).",
                 t.seconds)
           : fmt::format("{:.2f} s on {} thread{}; {}; peak RSS of the process so far {:.1f} MiB.",
                         t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t),
@@ -300,7 +300,9 @@ std::string took(double seconds) {
 
 std::string took(const Table& t) {
   if (!t.run.merged) return took(t.seconds);
-  return fmt::format("{:.0f} s of the journal's chunk seconds (summed over threads)", t.seconds);
+  return fmt::format(
+      "{:.0f} s of the journal's chunk seconds, added up (chunks run side by side each count)",
+      t.seconds);
 }
 
 int second_wins(const Table& t) {

@@ -223,7 +223,7 @@ void write_random(Writer& writer) {
 void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
   const int last = all.back().n;
   // n <= memory_max_n: wall seconds of this run; past it, the journals' chunk seconds, which
-  // add up the threads' time and so are not comparable with wall time.
+  // count chunks that ran side by side each in full and so are not wall time.
   double walked = 0, journaled = 0;
   int holds = 0;
   for (const auto& a : all) {
@@ -232,9 +232,10 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
   }
   std::string took = fmt::format("n <= {}: {:.0f} s of wall time", memory_max_n, walked);
   if (last > memory_max_n)
-    took +=
-        fmt::format("; n = {}..{}: {:.0f} s of the journals' chunk seconds (summed over threads)",
-                    memory_max_n + 1, last, journaled);
+    took += fmt::format(
+        "; n = {}..{}: {:.0f} s of the journals' chunk seconds, added up (chunks run side by side "
+        "each count)",
+        memory_max_n + 1, last, journaled);
   writer.frontier(
       {"Bulgarian solitaire: D(n), the longest transient",
        "Griggs and Ho (1998) conjectured a formula, checked by computer for n <= 36; no OEIS "
