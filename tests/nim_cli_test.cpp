@@ -1,10 +1,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "host/common/error.hpp"
+#include "host/nim/bfile.hpp"
 #include "tests/support/run_piles.hpp"
 
 using piles::testing::run_piles;
@@ -15,6 +20,30 @@ TEST(NimCli, GrundyJson) {
   const auto j = r.json();
   EXPECT_EQ(j["k"], 3);
   EXPECT_EQ(j["values"], (std::vector<int>{0, 1, 2, 3, 1, 4, 3, 2, 4, 5, 6, 7, 8, 9, 7, 6, 9, 8}));
+}
+
+// The b-file holds the values the search prints, read back by the reader the results use.
+TEST(NimCli, GrundyBFileReadsBack) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "piles_nim_grundy_test.b").string();
+  const auto r = run_piles("nim grundy --k 3 --upto 300 --json --bfile " + file);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["values"], piles::nim::read_bfile(file));
+  std::filesystem::remove(file);
+}
+
+// A b-file that skips an n, or has a stray field, is refused with the line that is wrong.
+TEST(NimCli, MalformedBFilesAreRefused) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "piles_nim_bad_test.b").string();
+  for (const char* text : {"# c\n1 0\n3 2\n", "1 0\n2 1 x\n", "1 -1\n", "1\n"}) {
+    std::ofstream(file) << text;
+    EXPECT_THROW(piles::nim::read_bfile(file), piles::UsageError) << text;
+  }
+  std::ofstream(file) << "# a comment\n1 0\n\n2 1\n";
+  EXPECT_EQ(piles::nim::read_bfile(file), (std::vector<std::uint32_t>{0, 1}));
+  std::filesystem::remove(file);
+  EXPECT_THROW(piles::nim::read_bfile(file), piles::UsageError);
 }
 
 TEST(NimCli, GrundyHumanRows) {
@@ -78,7 +107,8 @@ TEST(NimCli, BadInputExitsTwoNamingTheValue) {
       {"nim count 10 --mod 99999999999999999999", "'99999999999999999999'"},
       {"nim count 10 --engine guess", "guess"},
       {"nim grundy --k 3 --upto 0", "'0'"},
-      {"nim grundy --k 3 --upto 50001", "'50001'"},
+      {"nim grundy --k 3 --upto 100001", "'100001'"},
+      {"nim grundy --k 3 --upto 5 --bfile /nonexistent/g.b", "/nonexistent/g.b"},
       {"nim grundy --k 2 --upto 1000001", "'1000001'"},
       {"nim grundy --k 0 --upto 5", "'0'"},
       {"nim grundy --upto 5", "--k"},

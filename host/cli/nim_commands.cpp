@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
 #include "host/common/progress.hpp"
+#include "host/nim/bfile.hpp"
 #include "host/nim/count.hpp"
 #include "host/nim/direct.hpp"
 #include "host/nim/grundy.hpp"
@@ -23,7 +25,7 @@ namespace {
 constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 
 struct GrundyOptions {
-  std::string k, upto;
+  std::string k, upto, bfile;
 };
 
 struct CountOptions {
@@ -31,17 +33,37 @@ struct CountOptions {
   std::string engine = "shortcut";
 };
 
+// Opened before the search, so that a path that cannot be written fails at once.
+std::ofstream open_bfile(const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw UsageError(fmt::format("--bfile {}: cannot be written", path));
+  return out;
+}
+
+// The values as an OEIS b-file, with the command that made them as a comment.
+void write_bfile(std::ofstream& out, const std::string& path, const nim::GrundyResult& g) {
+  out << fmt::format(
+             "# G_{0}(n): Scatterstone Nim, one pile split into 2..{0} piles\n# piles "
+             "nim grundy --k {0} --upto {1}\n",
+             g.k, g.values.size())
+      << nim::bfile_lines(g.values);
+  if (!out.flush()) throw UsageError(fmt::format("--bfile {}: cannot be written", path));
+}
+
 void run_grundy(const GrundyOptions& options, const CommonOptions& common) {
   nim::GrundyResult g;
   g.threads = host_only_threads(common, "nim");
   g.k = parse_int(options.k, "--k", 2, int64_max);
   const int upto = static_cast<int>(parse_int(options.upto, "--upto", 1, nim::max_upto(g.k)));
+  std::ofstream bfile;
+  if (!options.bfile.empty()) bfile = open_bfile(options.bfile);
   const auto start = std::chrono::steady_clock::now();
   {
     Progress progress(fmt::format("G_{}", g.k), upto, "piles", common.quiet || g.k != 3);
     g.values = nim::grundy_values(g.k, upto, g.threads, &progress);
   }
   g.seconds = seconds_since(start);
+  if (!options.bfile.empty()) write_bfile(bfile, options.bfile, g);
   if (common.json)
     emit_json(nim::to_json(g));
   else
@@ -76,6 +98,8 @@ void add_nim_commands(CLI::App& app, const CommonOptions& common) {
   CLI::App* grundy = nim->add_subcommand("grundy", "G_K(1..N): the value of one pile");
   grundy->add_option("--k", grundy_options->k, "Most piles one split makes (>= 2)")->required();
   grundy->add_option("--upto", grundy_options->upto, "Largest pile")->required();
+  grundy->add_option("--bfile", grundy_options->bfile,
+                     "Also write the values to FILE as an OEIS b-file (n G_K(n) lines)");
   grundy->callback([grundy_options, &common] { run_grundy(*grundy_options, common); });
 
   auto count_options = std::make_shared<CountOptions>();

@@ -14,9 +14,9 @@ namespace piles::nim {
 // all that must be solved.
 
 // The largest pile sizes `grundy_values` accepts: the closed forms are free, while k = 3 takes
-// time growing as upto^3 and memory as upto^2 (about 70 MB at the limit).
+// time growing as upto^3 and memory as upto^2 (about 300 MB at the limit).
 inline constexpr int max_upto_closed_form = 1'000'000;
-inline constexpr int max_upto_k3 = 50'000;
+inline constexpr int max_upto_k3 = 100'000;
 int max_upto(std::int64_t k);
 
 // Throws UsageError unless k >= 2.
