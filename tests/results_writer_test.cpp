@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "host/results/writer.hpp"
 
@@ -77,4 +78,20 @@ TEST(ResultsWriter, OnlyRunsDependsOnTheRun) {
   EXPECT_NE(read(a / "README.md").find("[FRONTIER.md](FRONTIER.md)"), std::string::npos);
   fs::remove_all(a);
   fs::remove_all(b);
+}
+
+// The long runs every preset reads back: the journals of one game's runs/ folder, in name order,
+// and nothing else there.
+TEST(ResultsWriter, JournalsAreTheRunsFoldersJournalFiles) {
+  const fs::path dir = fs::temp_directory_path() / "piles_results_writer_test_runs";
+  fs::remove_all(dir);
+  Writer writer(dir, "quick", piles::RunTarget{}, true);
+  EXPECT_TRUE(writer.journals("demo").empty());
+  fs::create_directories(writer.runs("demo"));
+  for (const char* name : {"b.journal", "a.journal", "README.md", "g.b"})
+    std::ofstream(writer.runs("demo") / name) << "x\n";
+  EXPECT_EQ(writer.journals("demo"),
+            (std::vector<std::string>{(dir / "demo/runs/a.journal").string(),
+                                      (dir / "demo/runs/b.journal").string()}));
+  fs::remove_all(dir);
 }

@@ -39,17 +39,11 @@ Sizes sizes(const Writer& writer) {
   return {62, 24, 29, {{3, 11}, {4, 7}, {5, 6}, {6, 5}, {7, 4}, {8, 3}}};
 }
 
-std::filesystem::path runs_dir(const Writer& writer) {
-  return writer.dir() / "babylon" / "runs";
-}
-
 // The largest finished table of `colours` colours with at least `max_chips` in runs/.
 std::optional<Table> finished_run(const Writer& writer, int colours, int max_chips) {
   std::optional<Table> best;
-  if (!std::filesystem::is_directory(runs_dir(writer))) return best;
-  for (const auto& entry : std::filesystem::directory_iterator(runs_dir(writer))) {
-    if (entry.path().extension() != ".journal") continue;
-    std::optional<Table> t = babylon::finished_table(entry.path().string());
+  for (const std::string& journal : writer.journals("babylon")) {
+    std::optional<Table> t = babylon::finished_table(journal);
     if (t && t->colours == colours && t->max_chips >= max_chips &&
         (!best || t->max_chips > best->max_chips))
       best = std::move(t);
@@ -60,12 +54,12 @@ std::optional<Table> finished_run(const Writer& writer, int colours, int max_chi
 Table table(const Writer& writer, int colours, int max_chips) {
   if (std::optional<Table> t = finished_run(writer, colours, max_chips)) return *t;
   if (!writer.full()) return babylon::solve_table(colours, max_chips, writer.target().threads);
-  std::filesystem::create_directories(runs_dir(writer));
+  std::filesystem::create_directories(writer.runs("babylon"));
   babylon::TableRun run;
   run.colours = colours;
   run.max_chips = max_chips;
   run.run.checkpoint =
-      (runs_dir(writer) / fmt::format("table_{}_{}.journal", colours, max_chips)).string();
+      (writer.runs("babylon") / fmt::format("table_{}_{}.journal", colours, max_chips)).string();
   run.run.quiet = writer.quiet();
   return babylon::solve_table(run, writer.target());
 }
@@ -121,10 +115,8 @@ std::string table_runs(const Table& t) {
   }
   std::string md =
       t.run.merged
-          ? fmt::format(
-                "Read from the finished journal in runs/: {:.2f} s of its chunks' "
-                "seconds, added up (chunks run side by side each count).",
-                t.seconds)
+          ? fmt::format("Read from the finished journal in runs/: {}.",
+                        Writer::journal_time(t.seconds))
           : fmt::format("{:.2f} s on {} thread{}; {}; peak RSS of the process so far {:.1f} MiB.",
                         t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t),
                         babylon::mib(babylon::peak_rss_bytes()));
@@ -300,9 +292,7 @@ std::string took(double seconds) {
 
 std::string took(const Table& t) {
   if (!t.run.merged) return took(t.seconds);
-  return fmt::format(
-      "{:.0f} s of the journal's chunk seconds, added up (chunks run side by side each count)",
-      t.seconds);
+  return Writer::journal_time(t.seconds);
 }
 
 int second_wins(const Table& t) {

@@ -56,19 +56,15 @@ std::vector<bulgarian::Analysis> analyze_in_memory(const Writer& writer) {
   return all;
 }
 
-std::filesystem::path runs_dir(const Writer& writer) {
-  return writer.dir() / "bulgarian" / "runs";
-}
-
 // The full preset's n = 121..150, journaled: a stopped run resumes, a finished one is read back.
 void run_full_range(const Writer& writer) {
-  std::filesystem::create_directories(runs_dir(writer));
+  std::filesystem::create_directories(writer.runs("bulgarian"));
   bulgarian::RangeRun run;
   run.range = {memory_max_n + 1, full_max_n};
   run.chunks_per_n = journal_chunks_per_n;
-  run.run.checkpoint =
-      (runs_dir(writer) / fmt::format("analyze_{}_{}.journal", memory_max_n + 1, full_max_n))
-          .string();
+  run.run.checkpoint = (writer.runs("bulgarian") /
+                        fmt::format("analyze_{}_{}.journal", memory_max_n + 1, full_max_n))
+                           .string();
   run.run.quiet = writer.quiet();
   bulgarian::analyze_range(run, writer.target(), [](const bulgarian::Analysis&) {});
 }
@@ -77,19 +73,14 @@ void run_full_range(const Writer& writer) {
 // on without a gap. An n also computed here must agree with its journal.
 void add_journaled(const Writer& writer, std::vector<bulgarian::Analysis>& all) {
   std::map<int, bulgarian::Analysis> journaled;
-  std::vector<std::string> journals;
-  if (std::filesystem::is_directory(runs_dir(writer)))
-    for (const auto& entry : std::filesystem::directory_iterator(runs_dir(writer)))
-      if (entry.path().extension() == ".journal") journals.push_back(entry.path().string());
-  std::sort(journals.begin(), journals.end());
-  for (const std::string& journal : journals)
+  for (const std::string& journal : writer.journals("bulgarian"))
     bulgarian::read_finished_range(
         journal, [&](const bulgarian::Analysis& a) { journaled.insert_or_assign(a.n, a); });
   for (const auto& [n, a] : journaled) {
     if (n <= all.back().n && !all[n - 1].same_structure(a))
       throw std::runtime_error(
           fmt::format("bulgarian: n = {} in the journals under {} disagrees with this run", n,
-                      runs_dir(writer).string()));
+                      writer.runs("bulgarian").string()));
     if (n == all.back().n + 1) all.push_back(a);
   }
 }
@@ -222,8 +213,7 @@ void write_random(Writer& writer) {
 // D(n) and the Garden-of-Eden counts on FRONTIER.md.
 void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
   const int last = all.back().n;
-  // n <= memory_max_n: wall seconds of this run; past it, the journals' chunk seconds, which
-  // count chunks that ran side by side each in full and so are not wall time.
+  // n <= memory_max_n: wall seconds of this run; past it, the journals' chunk seconds.
   double walked = 0, journaled = 0;
   int holds = 0;
   for (const auto& a : all) {
@@ -232,10 +222,8 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
   }
   std::string took = fmt::format("n <= {}: {:.0f} s of wall time", memory_max_n, walked);
   if (last > memory_max_n)
-    took += fmt::format(
-        "; n = {}..{}: {:.0f} s of the journals' chunk seconds, added up (chunks run side by side "
-        "each count)",
-        memory_max_n + 1, last, journaled);
+    took +=
+        fmt::format("; n = {}..{}: {}", memory_max_n + 1, last, Writer::journal_time(journaled));
   writer.frontier(
       {"Bulgarian solitaire: D(n), the longest transient",
        "Griggs and Ho (1998) conjectured a formula, checked by computer for n <= 36; no OEIS "

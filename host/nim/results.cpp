@@ -95,7 +95,7 @@ constexpr int grundy_quick_n = 10'000;
 constexpr int grundy_full_n = 100'000;
 
 std::filesystem::path grundy_run(const Writer& writer) {
-  return writer.dir() / "nim" / "runs" / fmt::format("grundy3_{}.b", grundy_full_n);
+  return writer.runs("nim") / fmt::format("grundy3_{}.b", grundy_full_n);
 }
 
 // G_3(1..n) for the tables: the full preset's n computed here and kept under runs/ as a

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -60,6 +62,22 @@ Writer::Writer(std::filesystem::path dir, std::string preset, RunTarget target, 
       target_(std::move(target)),
       quiet_(quiet),
       started_(utc_now()) {}
+
+std::vector<std::string> Writer::journals(const std::string& game) const {
+  std::vector<std::string> out;
+  if (std::filesystem::is_directory(runs(game)))
+    for (const auto& entry : std::filesystem::directory_iterator(runs(game)))
+      if (entry.path().extension() == ".journal") out.push_back(entry.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string Writer::journal_time(double seconds) {
+  return fmt::format(
+      "{:.0f} s of journal chunk seconds, added up (chunks run side by side each "
+      "count)",
+      seconds);
+}
 
 std::string Writer::provenance(std::string_view what) const {
   return fmt::format("made by `piles results --preset {}` ({}); piles {}", preset_, what, version);

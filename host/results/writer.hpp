@@ -35,6 +35,15 @@ class Writer {
   const RunTarget& target() const { return target_; }
   bool quiet() const { return quiet_; }
 
+  // <dir>/<game>/runs: the long runs (journals, b-files) that the full preset makes and every
+  // preset reads back, so that a stopped run resumes and `make results` stays quick.
+  std::filesystem::path runs(const std::string& game) const { return dir_ / game / "runs"; }
+  // The journals in runs(game), sorted; none when the folder is missing.
+  std::vector<std::string> journals(const std::string& game) const;
+  // How long a result read from journals took: their chunk seconds, which count chunks that
+  // ran side by side each in full and so are not wall time.
+  static std::string journal_time(double seconds);
+
   // One line: "made by `piles results --preset quick` (<what>); piles 0.1.0".
   std::string provenance(std::string_view what) const;
 
