@@ -416,13 +416,20 @@ PILES_TOPSWOPS_HOT bool ends_game(const Problem& p, const Frame<W>& c, int level
          (!p.sorted || known_in_place(c.deck, sorted));
 }
 
+// A sink that wants every game of at least the target, not only the longest, says so with
+// `static constexpr bool every_game = true`: the target then stays where it started.
+template <class Sink>
+inline constexpr bool keeps_target = requires {
+  requires Sink::every_game;
+};
+
 // The search below one node at `level` (the node itself was counted by whoever made it).
 // `target` starts at a lower bound on the answer and rises with every game found that reaches
-// it; ties are kept, so the sink's leaf(steps, start deck, final deck) sees every deck of the
-// best length. nodes[l] counts the nodes made at level l. Depth first with an explicit stack,
-// so the kernel runs it as is: the node on hand stays in registers, the frames above it are
-// stored once on the way down. The start deck is written only for games found, from the
-// choices kept in the stack.
+// it (unless keeps_target<Sink>); ties are kept, so the sink's leaf(steps, start deck, final
+// deck) sees every deck of the best length. nodes[l] counts the nodes made at level l. Depth first
+// with an explicit stack, so the kernel runs it as is: the node on hand stays in registers, the
+// frames above it are stored once on the way down. The start deck is written only for games found,
+// from the choices kept in the stack.
 template <int W, class Sink>
 PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W>& prefix_start,
                            int target, std::uint64_t* nodes, Sink& sink) {
@@ -442,7 +449,7 @@ PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W
     if (mid) record_choice(start, *mid, k2);
     const Deck<W> final_deck = settle_blanks(end.deck, start, p.n);
     sink.leaf(end.steps, start, final_deck);
-    target = end.steps;
+    if constexpr (!keeps_target<Sink>) target = end.steps;
   };
   open_choices(f);
   for (;;) {

@@ -6,6 +6,7 @@
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/plan.hpp"
 #include "host/topswops/published.hpp"
+#include "host/topswops/tail_job.hpp"
 #include "tests/support/gpu.hpp"
 
 namespace ts = piles::topswops;
@@ -57,4 +58,15 @@ TEST_F(GpuTopswops, ThreeWordDecksMatchTheCpuEngine) {
   const auto gpu = run(plan, chunks, plan.start_target, true);
   EXPECT_EQ(gpu.at(chunks[0]), cpu.at(chunks[0]));
   EXPECT_GT(cpu.at(chunks[0]).total_nodes(), 0u);
+}
+
+TEST_F(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
+  ts::TailOptions o;
+  o.n = 12;
+  o.run.quiet = true;
+  piles::RunTarget cpu;
+  cpu.threads = 2;
+  const ts::TailResult tail = ts::run_tail(o, cpu);
+  for (ts::Final final : {ts::Final::any, ts::Final::sorted})
+    expect_same_chunks(ts::make_plan(12, final, {}, tail.tail(final)));
 }

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "host/cli/commands.hpp"
 #include "host/cli/job_options.hpp"
@@ -25,6 +26,7 @@ void run_play(const std::string& text, const CommonOptions& common) {
 
 struct SolveArgs {
   std::string n, final = "any", bound;
+  std::vector<std::string> tail;
   JobArgs job;
 };
 
@@ -42,6 +44,7 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   options.final = args.final == "sorted" ? topswops::Final::sorted : topswops::Final::any;
   if (!args.bound.empty())
     options.bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
+  if (!args.tail.empty()) options.tail = topswops::read_tail(args.tail).tail(options.final);
   JobSetup setup = setup_job(args.job, common, topswops::max_chunks);
   options.run = setup.options;
   const topswops::Solution s = topswops::solve(options, setup.target);
@@ -57,8 +60,43 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       ->check(CLI::IsMember({"any", "sorted"}));
   solve->add_option("--bound", args->bound,
                     "Look only for games of at least L steps (none found proves f(N) < L)");
+  solve->add_option("--tail", args->tail,
+                    "Journals of a finished `topswops tail N`: a tighter bound once card N lands");
   add_job_options(*solve, args->job);
   solve->callback([args, &common] { run_solve(*args, common); });
+}
+
+struct TailArgs {
+  std::string n, from;
+  JobArgs job;
+};
+
+void run_tail(const TailArgs& args, const CommonOptions& common) {
+  topswops::TailOptions options;
+  options.n = static_cast<int>(parse_int(args.n, "N", 3, topswops::max_n));
+  if (!args.from.empty())
+    options.from = static_cast<int>(parse_int(args.from, "--from", 1, 1'000'000));
+  JobSetup setup = setup_job(args.job, common, topswops::max_chunks, true);
+  options.run = setup.options;
+  const topswops::TailResult r = topswops::run_tail(options, setup.target);
+  if (!setup.root()) return;
+  if (common.json)
+    emit_json(topswops::to_json(r));
+  else
+    fmt::print("{}", topswops::to_text(r, common.quiet));
+  report_stop(r.run);
+}
+
+void add_tail(CLI::App& topswops, const CommonOptions& common) {
+  auto args = std::make_shared<TailArgs>();
+  CLI::App* tail = topswops.add_subcommand(
+      "tail", "Every (N-1)-card game of at least K steps, for `solve N --tail` (Chaffin's cutoff)");
+  tail->add_option("N", args->n, "Cards in the search it serves (3..24)")->required();
+  tail->add_option("--from", args->from,
+                   "K; default: the game left once card N lands in the longest game that the "
+                   "first chunk of the N-card search finds");
+  add_job_options(*tail, args->job);
+  tail->callback([args, &common] { run_tail(*args, common); });
 }
 
 void add_merge(CLI::App& topswops, const CommonOptions& common) {
@@ -84,6 +122,7 @@ void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
   play->callback([deck, &common] { run_play(*deck, common); });
 
   add_solve(*topswops, common);
+  add_tail(*topswops, common);
   add_merge(*topswops, common);
 }
 

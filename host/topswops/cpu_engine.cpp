@@ -23,7 +23,8 @@ struct ChunkState {
 
 template <int W>
 Partial search_prefixes(const Plan& plan, std::size_t first, std::size_t last, int target) {
-  const Problem problem = plan.problem();
+  const std::vector<std::int32_t> table = plan.bounds_at(target);
+  const Problem problem = plan.problem(table);
   Partial partial;
   std::uint64_t nodes[max_n] = {};
   GameSink<W> sink{plan.n, partial};

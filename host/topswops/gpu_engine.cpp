@@ -17,7 +17,7 @@ gpu::TopswopsWork make_work(const Plan& plan, const std::vector<int>& batch, int
   gpu::TopswopsWork work;
   work.n = plan.n;
   work.sorted = plan.final == Final::sorted;
-  work.bound = plan.bound;
+  work.bound = plan.bounds_at(target);
   work.depth = plan.depth;
   work.target = target;
   std::uint64_t end = 0;

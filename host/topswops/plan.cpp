@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 #include "host/common/error.hpp"
 #include "host/topswops/game_sink.hpp"
@@ -36,7 +37,8 @@ const int* known_values(Final final, std::size_t& size) {
 
 template <int W>
 void expand(Plan& plan) {
-  const Problem problem = plan.problem();
+  const std::vector<std::int32_t> table = plan.bounds_at(plan.start_target);
+  const Problem problem = plan.problem(table);
   Deck<W> start;
   const Frame<W> root = replay<W>(problem, nullptr, 0, start);
   plan.top.nodes.assign(plan.n, 0);
@@ -84,25 +86,37 @@ std::vector<int> Plan::chunks_of_round(int round) const {
   return chunks;
 }
 
-nlohmann::json Plan::identity() const {
-  return {{"game", "topswops"},
-          {"search", "knuth-forward/2"},
-          {"n", n},
-          {"final", final_name(final)},
-          {"start_target", start_target},
-          {"bound", std::vector<std::int32_t>(bound.begin(), bound.end() - 1)},
-          {"depth", depth},
-          {"prefixes", prefix_count},
-          {"chunks", chunk_count},
-          {"warmup_rounds", warmup_rounds}};
+std::vector<std::int32_t> Plan::bounds_at(int target) const {
+  std::vector<std::int32_t> table = bound;
+  if (tail.n != 0) table[n - 1] = std::min(table[n - 1], tail.cap(target));
+  return table;
 }
 
-Plan make_plan(int n, Final final, std::optional<int> bound) {
+nlohmann::json Plan::identity() const {
+  nlohmann::json id = {{"game", "topswops"},
+                       {"search", "knuth-forward/2"},
+                       {"n", n},
+                       {"final", final_name(final)},
+                       {"start_target", start_target},
+                       {"bound", std::vector<std::int32_t>(bound.begin(), bound.end() - 1)},
+                       {"depth", depth},
+                       {"prefixes", prefix_count},
+                       {"chunks", chunk_count},
+                       {"warmup_rounds", warmup_rounds}};
+  // Plans without a tail keep the identity of the journals written before tails existed.
+  if (tail.n != 0) id["tail"] = {{"from", tail.from}, {"longest", tail.longest}};
+  return id;
+}
+
+Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail) {
   if (n < 1 || n > max_n) throw UsageError(fmt::format("n: {} is out of range (1..{})", n, max_n));
   if (bound && *bound < 0) throw UsageError(fmt::format("--bound: {} is negative", *bound));
+  if (tail.n != 0 && tail.n != n)
+    throw UsageError(fmt::format("--tail: the tail serves n = {}, not n = {}", tail.n, n));
   Plan plan;
   plan.n = n;
   plan.final = final;
+  plan.tail = std::move(tail);
   std::size_t known = 0;
   const int* values = known_values(final, known);
   plan.start_target = bound ? *bound : values[std::min<std::size_t>(n - 1, known - 1)];

@@ -8,6 +8,7 @@
 
 #include "core/topswops.hpp"
 #include "host/topswops/partial.hpp"
+#include "host/topswops/tail.hpp"
 
 namespace piles::topswops {
 
@@ -22,6 +23,8 @@ const char* final_name(Final final);
 //   nothing about n itself is assumed;
 // - the start target: --bound L, else the published value for n-1 (a lower bound: putting
 //   card n under a longest deck of n-1 cards gives a game as long);
+// - optionally a tail (tail.hpp): the bound once card n lands, lower for higher targets, so
+//   each round's table follows from its target (bounds_at);
 // - the prefixes: the nodes at level `depth`, enumerated on the host in search order, and
 //   numbered chunks of consecutive prefixes; the nodes above them belong to chunk 0;
 // - the rounds: chunks run in rounds (1, 2, 4, ... chunks, then all the rest), every prefix
@@ -38,9 +41,18 @@ struct Plan {
   std::vector<std::uint8_t> choices;  // prefix i: choices[i * depth, (i + 1) * depth)
   int chunk_count = 1;
   Partial top;  // the levels 0..depth, counted once: chunk 0 carries them
+  Tail tail;
 
-  Problem problem() const { return {n, final == Final::sorted, bound.data()}; }
+  // The pruning table for a search that starts from `target`: `bound` with the tail's cap.
+  std::vector<std::int32_t> bounds_at(int target) const;
+  // The search on `table` (bound or bounds_at), which must outlive the Problem.
+  Problem problem(const std::vector<std::int32_t>& table) const {
+    return {n, final == Final::sorted, table.data()};
+  }
   std::size_t chunk_begin(int chunk) const { return prefix_count * chunk / chunk_count; }
+  std::size_t chunk_prefixes(int chunk) const {
+    return chunk_begin(chunk + 1) - chunk_begin(chunk);
+  }
   int round_of(int chunk) const;
   int round_count() const { return round_of(chunk_count - 1) + 1; }
   std::vector<int> chunks_of_round(int round) const;
@@ -51,8 +63,8 @@ struct Plan {
 inline constexpr int max_chunks = 4096;
 inline constexpr int warmup_rounds = 8;  // rounds of 1, 2, ..., 128 chunks before the rest
 
-// Throws UsageError for n outside 1..max_n or a negative bound.
-Plan make_plan(int n, Final final, std::optional<int> bound);
+// Throws UsageError for n outside 1..max_n, a negative bound or a tail for another n.
+Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail = {});
 
 // The pruning table's entry for h < n cards (see Plan).
 int bound_for(int h, Final final);

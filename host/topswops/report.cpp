@@ -17,6 +17,17 @@ std::string group_digits(std::uint64_t x) {
   return out;
 }
 
+// The target at which a solve's tail is quoted: the longest game found, else the start.
+int tail_target(const Solution& s) {
+  return s.result.best >= 0 ? s.result.best : s.start_target;
+}
+
+std::string engine_text(const RunTarget& target) {
+  return target.backend == Backend::gpu
+             ? fmt::format("gpu: {}", target.device)
+             : fmt::format("cpu, {} thread{}", target.threads, target.threads == 1 ? "" : "s");
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Game& g) {
@@ -59,6 +70,7 @@ nlohmann::json to_json(const Solution& s) {
       {"complete", s.run.complete()},
       {"chunks", s.run.chunks},
       {"chunks_resumed", s.run.chunks_resumed}};
+  if (s.tail.n != 0) j["tail"] = {{"from", s.tail.from}, {"cap", s.tail.cap(tail_target(s))}};
   if (s.run.shard) j["shard"] = s.run.shard->name();
   if (s.run.stopped) {
     j["stopped"] = true;
@@ -87,6 +99,11 @@ std::string to_text(const Solution& s, bool quiet) {
     if (s.result.decks_truncated())
       out += fmt::format("    ... ({} more)\n", s.result.count - s.result.decks.size());
   }
+  if (s.tail.n != 0)
+    out += fmt::format(
+        "  tail           once card {} lands, at most {} more steps in a game of {} or more "
+        "({} without the tail)\n",
+        s.n, s.tail.cap(tail_target(s)), tail_target(s), bound_for(s.n - 1, s.final));
   out += fmt::format("  nodes          {}\n", group_digits(s.result.total_nodes()));
   if (!quiet) {
     std::string levels;
@@ -98,12 +115,9 @@ std::string to_text(const Solution& s, bool quiet) {
     out += fmt::format("  merged         {} chunks, {:.1f} s of computing in all\n", s.run.chunks,
                        s.seconds);
   } else {
-    const std::string engine =
-        s.target.backend == Backend::gpu
-            ? fmt::format("gpu: {}", s.target.device)
-            : fmt::format("cpu, {} thread{}", s.target.threads, s.target.threads == 1 ? "" : "s");
     out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
-                       s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0, engine);
+                       s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0,
+                       engine_text(s.target));
     if (s.run.stopped)
       out += fmt::format(
           "  stopped        at the time limit with {} of {} chunks done (a partial result)\n",
@@ -112,6 +126,69 @@ std::string to_text(const Solution& s, bool quiet) {
       out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n",
                          s.run.chunks_resumed, s.run.chunks);
   }
+  return out;
+}
+
+}  // namespace piles::topswops
+
+namespace piles::topswops {
+
+nlohmann::json to_json(const TailResult& r) {
+  nlohmann::json j = {{"n", r.n},
+                      {"from", r.start.from},
+                      {"start_deck", r.start.deck},
+                      {"start_steps", r.start.steps},
+                      {"start_landed", r.start.landed},
+                      {"longest_any", r.any},
+                      {"longest_sorted", r.sorted},
+                      {"games", r.games},
+                      {"decks", r.decks},
+                      {"nodes_per_level", r.nodes},
+                      {"seconds", r.seconds},
+                      {"complete", r.run.complete()},
+                      {"chunks", r.run.chunks},
+                      {"chunks_resumed", r.run.chunks_resumed}};
+  if (r.run.shard) j["shard"] = r.run.shard->name();
+  return j;
+}
+
+std::string to_text(const TailResult& r, bool quiet) {
+  const int m = r.n - 1;
+  std::string out = fmt::format("topswops tail n = {}: every {}-card game of at least {} steps\n",
+                                r.n, m, r.start.from);
+  if (r.start.deck.empty())
+    out += fmt::format("  start          {} steps (given, or no game to play)\n", r.start.from);
+  else
+    out += fmt::format("  start          {}: {} steps, card {} at the bottom after {}, {} to go\n",
+                       comma_list(r.start.deck), r.start.steps, r.n, r.start.landed, r.start.from);
+  if (r.run.shard)
+    out += fmt::format(
+        "  shard          {} (a partial result: pass every shard's journal to "
+        "solve --tail)\n",
+        r.run.shard->name());
+  out += fmt::format("  games          {} derangements, {} decks along their games\n",
+                     group_digits(r.games), group_digits(r.decks));
+  std::uint64_t nodes = 0;
+  for (const std::uint64_t x : r.nodes) nodes += x;
+  out += fmt::format("  nodes          {}\n", group_digits(nodes));
+  out += fmt::format(
+      "  steps of the {}-card game: the longest {}-card game through it (any end, "
+      "ending sorted)\n",
+      m, r.n);
+  for (std::size_t i = 0; i < r.any.size(); ++i) {
+    if (quiet && r.any[i] < 0) continue;
+    const auto cell = [](int x) { return x < 0 ? std::string("-") : std::to_string(x); };
+    out += fmt::format("    {:4}  {:>4}  {:>4}\n", r.start.from + static_cast<int>(i),
+                       cell(r.any[i]), cell(r.sorted[i]));
+  }
+  out += fmt::format("  time           {:.2f} s, {}\n", r.seconds, engine_text(r.target));
+  if (r.run.stopped)
+    out += fmt::format(
+        "  stopped        at the time limit with {} of {} chunks done (a partial result)\n",
+        r.run.chunks_done, r.run.chunks);
+  if (r.run.chunks_resumed > 0)
+    out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n",
+                       r.run.chunks_resumed, r.run.chunks);
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "host/topswops/play.hpp"
 #include "host/topswops/solve.hpp"
+#include "host/topswops/tail_job.hpp"
 
 namespace piles::topswops {
 
@@ -17,5 +18,9 @@ std::string to_text(const Game& g, bool quiet);
 // `topswops solve` and `merge`: quiet leaves out the nodes per level.
 nlohmann::json to_json(const Solution& s);
 std::string to_text(const Solution& s, bool quiet);
+
+// `topswops tail`: quiet leaves out the lengths no deck has.
+nlohmann::json to_json(const TailResult& r);
+std::string to_text(const TailResult& r, bool quiet);
 
 }  // namespace piles::topswops

@@ -11,11 +11,6 @@
 namespace piles::topswops {
 namespace {
 
-std::uint64_t chunk_prefixes(const Plan& plan, job::Chunk chunk) {
-  const int c = static_cast<int>(chunk);
-  return plan.chunk_begin(c + 1) - plan.chunk_begin(c);
-}
-
 // Topswops as a job: the plan's chunks in its rounds, each round searching from the longest
 // game found before it.
 job::Job make_job(const Plan& plan) {
@@ -31,7 +26,7 @@ job::Job make_job(const Plan& plan) {
   j.raise = [](int target, const nlohmann::json& payload) {
     return std::max(target, payload.at("best").get<int>());
   };
-  j.weight = [&plan](job::Chunk c) { return chunk_prefixes(plan, c); };
+  j.weight = [&plan](job::Chunk c) { return plan.chunk_prefixes(static_cast<int>(c)); };
   // Enough prefixes for every GPU thread, or a piece for every CPU thread.
   j.slice_floor = [&plan](const RunTarget& run) {
     return run.backend == Backend::gpu ? gpu_launch_floor(plan.n)
@@ -66,6 +61,7 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   s.final = plan.final;
   s.start_target = plan.start_target;
   s.bound = bound;
+  s.tail = plan.tail;
   s.result.nodes.assign(plan.n, 0);
   for (const auto& [chunk, record] : outcome.records) {
     const Partial p = partial_from_json(record.payload, plan.n, "chunk");
@@ -80,7 +76,7 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 }  // namespace
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
-  const Plan plan = make_plan(options.n, options.final, options.bound);
+  const Plan plan = make_plan(options.n, options.final, options.bound, options.tail);
   Solution s = make_solution(plan, options.bound, job::run(make_job(plan), options.run, run));
   s.target = run;
   return s;
@@ -92,13 +88,17 @@ Solution merge(const std::vector<std::string>& journals) {
   int n = 0;
   Final final = Final::any;
   int start_target = 0;
+  Tail tail;
   job::read_identity(journals.front(), "topswops", [&](const nlohmann::json& p) {
     problem = p;
     n = p.at("n").get<int>();
     final = p.at("final") == "sorted" ? Final::sorted : Final::any;
     start_target = p.at("start_target").get<int>();
+    if (p.contains("tail"))
+      tail = {n, p.at("tail").at("from").get<int>(),
+              p.at("tail").at("longest").get<std::vector<int>>()};
   });
-  const Plan plan = make_plan(n, final, start_target);
+  const Plan plan = make_plan(n, final, start_target, tail);
   if (plan.identity() != problem)
     throw UsageError(
         fmt::format("{}: the journal's problem is not the one this piles builds for "

@@ -17,6 +17,7 @@ struct SolveOptions {
   int n = 0;
   Final final = Final::any;
   std::optional<int> bound;  // --bound L
+  Tail tail;                 // --tail: from a finished `topswops tail` run
   job::Options run;
 };
 
@@ -25,6 +26,7 @@ struct Solution {
   Final final = Final::any;
   int start_target = 0;
   std::optional<int> bound;
+  Tail tail;
   Partial result;
   job::Status run;                   // chunks, shard, resumed, stopped, merged
   std::uint64_t nodes_computed = 0;  // by this process (the rate is taken over these)

@@ -1,0 +1,253 @@
+#include "host/topswops/tail_job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+
+#include "core/topswops.hpp"
+#include "host/common/error.hpp"
+#include "host/common/parallel.hpp"
+#include "host/topswops/cpu_engine.hpp"
+#include "host/topswops/play.hpp"
+#include "kernels/topswops_search.hpp"
+
+namespace piles::topswops {
+namespace {
+
+// What a chunk (or the whole job) found; merging takes the larger entry.
+struct Counts {
+  std::vector<int> any, sorted;
+  std::uint64_t games = 0, decks = 0;
+  std::vector<std::uint64_t> nodes;
+
+  void merge(const Counts& o) {
+    for (std::size_t i = 0; i < any.size(); ++i) {
+      any[i] = std::max(any[i], o.any[i]);
+      sorted[i] = std::max(sorted[i], o.sorted[i]);
+    }
+    games += o.games;
+    decks += o.decks;
+    for (std::size_t l = 0; l < nodes.size(); ++l) nodes[l] += o.nodes[l];
+  }
+};
+
+// Entries of Tail::longest: one per game length from `from` to the longest game on n-1 cards.
+Counts empty_counts(const Plan& plan) {
+  const int size = std::max(0, bound_for(plan.n, Final::any) - plan.start_target + 1);
+  return {std::vector<int>(size, -1), std::vector<int>(size, -1), 0, 0,
+          std::vector<std::uint64_t>(plan.n, 0)};
+}
+
+nlohmann::json to_json(const Counts& c) {
+  return {{"any", c.any},
+          {"sorted", c.sorted},
+          {"games", c.games},
+          {"decks", c.decks},
+          {"nodes", c.nodes}};
+}
+
+Counts counts_from_json(const Plan& plan, const nlohmann::json& payload, const std::string& where) {
+  Counts c = empty_counts(plan);
+  try {
+    const auto any = payload.at("any").get<std::vector<int>>();
+    const auto sorted = payload.at("sorted").get<std::vector<int>>();
+    const auto nodes = payload.at("nodes").get<std::vector<std::uint64_t>>();
+    if (any.size() != c.any.size() || sorted.size() != c.sorted.size() ||
+        nodes.size() != c.nodes.size())
+      throw UsageError(fmt::format("{}: a tail chunk of the wrong size", where));
+    c.any = any;
+    c.sorted = sorted;
+    c.nodes = nodes;
+    c.games = payload.at("games").get<std::uint64_t>();
+    c.decks = payload.at("decks").get<std::uint64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed tail chunk ({})", where, e.what()));
+  }
+  return c;
+}
+
+// Every game the search lists has at least `from` steps: it and the decks along it, each with
+// card n put under it, go into the counts.
+template <int W>
+struct TailSink {
+  static constexpr bool every_game = true;
+  int m, from;
+  Counts& counts;
+
+  void leaf(int steps, const Deck<W>& start, const Deck<W>& final_deck) {
+    std::vector<int> cards = to_cards(start, m);
+    cards.push_back(m + 1);
+    const std::vector<int> final_cards = to_cards(final_deck, m);
+    const bool ends_sorted = std::is_sorted(final_cards.begin(), final_cards.end());
+    ++counts.games;
+    for (int left = steps; left >= from; --left) {
+      const int longest = left + longest_backward(cards);
+      int& any = counts.any.at(left - from);
+      any = std::max(any, longest);
+      if (ends_sorted) {
+        int& sorted = counts.sorted.at(left - from);
+        sorted = std::max(sorted, longest);
+      }
+      ++counts.decks;
+      std::reverse(cards.begin(), cards.begin() + cards[0]);
+    }
+  }
+};
+
+template <int W>
+Counts search_chunk(const Plan& plan, int chunk) {
+  const Problem problem = plan.problem(plan.bound);
+  Counts counts = empty_counts(plan);
+  TailSink<W> sink{plan.n, plan.start_target, counts};
+  for (std::size_t i = plan.chunk_begin(chunk); i < plan.chunk_begin(chunk + 1); ++i) {
+    Deck<W> start;
+    const Frame<W> f = replay<W>(problem, plan.choices.data() + i * plan.depth, plan.depth, start);
+    search_below(problem, f, plan.depth, start, plan.start_target, counts.nodes.data(), sink);
+  }
+  if (chunk == 0)
+    for (std::size_t l = 0; l < plan.top.nodes.size(); ++l) counts.nodes[l] += plan.top.nodes[l];
+  return counts;
+}
+
+nlohmann::json start_json(const TailStart& s) {
+  return {{"from", s.from}, {"deck", s.deck}, {"steps", s.steps}, {"landed", s.landed}};
+}
+
+job::Job make_tail_job(const Plan& plan, int n, const TailStart& start) {
+  job::Job j;
+  j.identity = {{"game", "topswops"},
+                {"search", "tail/1"},
+                {"n", n},
+                {"start", start_json(start)},
+                {"bound", std::vector<std::int32_t>(plan.bound.begin(), plan.bound.end())},
+                {"depth", plan.depth},
+                {"prefixes", plan.prefix_count},
+                {"chunks", plan.chunk_count}};
+  j.chunk_count = static_cast<job::Chunk>(plan.chunk_count);
+  j.rounds.emplace_back();
+  for (int c = 0; c < plan.chunk_count; ++c) j.rounds.back().push_back(static_cast<job::Chunk>(c));
+  j.start_target = plan.start_target;
+  j.weight = [&plan](job::Chunk c) { return plan.chunk_prefixes(static_cast<int>(c)); };
+  j.slice_floor = [](const RunTarget& run) {
+    return static_cast<std::uint64_t>(run.threads) * piece_prefixes;
+  };
+  j.label = fmt::format("topswops tail n={}", n);
+  j.unit = "prefixes";
+  j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
+    counts_from_json(plan, payload, where);
+  };
+  j.run = [&plan](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
+                  const job::ChunkDone& done) {
+    std::mutex mutex;
+    const auto search = words_for(plan.n) == 2 ? search_chunk<2> : search_chunk<3>;
+    parallel_for_each(static_cast<int>(chunks.size()), run.threads, [&](int i) {
+      const auto begin = std::chrono::steady_clock::now();
+      const Counts counts = search(plan, static_cast<int>(chunks[i]));
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      const std::lock_guard lock(mutex);
+      done(chunks[i], to_json(counts), seconds);
+    });
+  };
+  return j;
+}
+
+void check_tail_n(int n) {
+  if (n < 3 || n > max_n)
+    throw UsageError(fmt::format("n: {} is out of range for a tail (3..{})", n, max_n));
+}
+
+Plan tail_plan(int n, int from) {
+  const int most = bound_for(n - 1, Final::any);
+  if (from < 1 || from > most)
+    throw UsageError(fmt::format("--from: {} is out of range (1..{}, the longest game on {} cards)",
+                                 from, most, n - 1));
+  return make_plan(n - 1, Final::any, from);
+}
+
+TailResult make_result(const Plan& plan, int n, const TailStart& start,
+                       const job::Outcome& outcome) {
+  Counts total = empty_counts(plan);
+  for (const auto& [chunk, record] : outcome.records)
+    total.merge(counts_from_json(plan, record.payload, "chunk"));
+  TailResult r;
+  r.n = n;
+  r.start = start;
+  r.any = total.any;
+  r.sorted = total.sorted;
+  r.games = total.games;
+  r.decks = total.decks;
+  r.nodes = total.nodes;
+  r.run = outcome.status;
+  r.seconds = outcome.seconds;
+  return r;
+}
+
+}  // namespace
+
+int longest_backward(std::vector<int>& cards) {
+  int longest = 0;
+  for (int k = 2; k <= static_cast<int>(cards.size()); ++k) {
+    if (cards[k - 1] != k) continue;
+    std::reverse(cards.begin(), cards.begin() + k);
+    longest = std::max(longest, 1 + longest_backward(cards));
+    std::reverse(cards.begin(), cards.begin() + k);
+  }
+  return longest;
+}
+
+TailStart choose_tail_start(int n, int threads) {
+  check_tail_n(n);
+  const Plan plan = make_plan(n, Final::any, std::nullopt);
+  Partial first;
+  run_chunks_cpu(plan, {0}, plan.start_target, threads,
+                 [&](int, const Partial& p, double) { first = p; });
+  TailStart start{bound_for(n - 1, Final::any), {}, 0, 0};
+  if (first.decks.empty()) return start;
+  const Game game = play(first.decks.front().deck);
+  for (int t = 0; t <= game.steps; ++t)
+    if (game.trace[t][n - 1] == n) return {game.steps - t, game.start, game.steps, t};
+  return start;
+}
+
+TailResult run_tail(const TailOptions& options, const RunTarget& target) {
+  check_tail_n(options.n);
+  TailStart start = options.from ? TailStart{*options.from, {}, 0, 0}
+                                 : choose_tail_start(options.n, target.threads);
+  const Plan plan = tail_plan(options.n, start.from);
+  TailResult r = make_result(plan, options.n, start,
+                             job::run(make_tail_job(plan, options.n, start), options.run, target));
+  r.target = target;
+  return r;
+}
+
+TailResult read_tail(const std::vector<std::string>& journals) {
+  if (journals.empty()) throw UsageError("--tail: no journal files given");
+  nlohmann::json problem;
+  int n = 0;
+  TailStart start;
+  job::read_identity(journals.front(), "topswops", [&](const nlohmann::json& p) {
+    if (p.at("search") != "tail/1")
+      throw UsageError(
+          fmt::format("{}: not the journal of a tail (made by topswops tail)", journals.front()));
+    problem = p;
+    n = p.at("n").get<int>();
+    const nlohmann::json& s = p.at("start");
+    start = {s.at("from").get<int>(), s.at("deck").get<std::vector<int>>(),
+             s.at("steps").get<int>(), s.at("landed").get<int>()};
+  });
+  check_tail_n(n);
+  const Plan plan = tail_plan(n, start.from);
+  const job::Job job = make_tail_job(plan, n, start);
+  if (job.identity != problem)
+    throw UsageError(fmt::format(
+        "{}: the journal's tail is not the one this piles builds for n = {} (another version?)",
+        journals.front(), n));
+  TailResult r = make_result(plan, n, start, job::merge(job, journals));
+  r.target.device = "merge";
+  return r;
+}
+
+}  // namespace piles::topswops
