@@ -4,6 +4,10 @@
 
 #include "core/hd.hpp"
 
+#if defined(__SSSE3__) && defined(__SSE4_1__) && !defined(__CUDA_ARCH__)
+#include <immintrin.h>
+#endif
+
 // Knuth's forward search for the longest Topswops games (TAOCP 7.2.1.2, exercise 107; the
 // program topswops-fwd), shared by the CPU engine and the GPU kernel. Everything here compiles
 // for host and device and allocates nothing.
@@ -132,12 +136,12 @@ PILES_HD Deck<W> blank_deck(int n) {
 
 // The Topswops step on the packed deck: reverse the top k cards (2 <= k <= 8W). Reversing all
 // 8W bytes and shifting right by the bytes beyond k leaves the reversed top k in place; the
-// bytes below them are kept.
+// bytes below them are kept. flip() below picks this or a faster one of the machine.
 template <int W>
-PILES_HD void flip(Deck<W>& d, int k);
+PILES_HD void flip_words(Deck<W>& d, int k);
 
 template <>
-PILES_TOPSWOPS_HOT void flip<2>(Deck<2>& d, int k) {
+PILES_TOPSWOPS_HOT void flip_words<2>(Deck<2>& d, int k) {
   using u128 = unsigned __int128;
   const unsigned s = 8 * (16 - k);
   const u128 x = static_cast<u128>(d.w[1]) << 64 | d.w[0];
@@ -149,7 +153,7 @@ PILES_TOPSWOPS_HOT void flip<2>(Deck<2>& d, int k) {
 }
 
 template <>
-PILES_TOPSWOPS_HOT void flip<3>(Deck<3>& d, int k) {
+PILES_TOPSWOPS_HOT void flip_words<3>(Deck<3>& d, int k) {
   const std::uint64_t r0 = bits::byte_swap(d.w[2]), r1 = bits::byte_swap(d.w[1]),
                       r2 = bits::byte_swap(d.w[0]);
   const unsigned s = 8 * (24 - k), q = s >> 6, r = s & 63;
@@ -202,7 +206,7 @@ PILES_HD inline std::uint64_t byte_max(std::uint64_t a, std::uint64_t b) {
 }  // namespace bits
 
 template <int W>
-PILES_TOPSWOPS_HOT int fixed_block(const Deck<W>& d, int n) {
+PILES_TOPSWOPS_HOT int fixed_block_words(const Deck<W>& d, int n) {
   std::uint64_t u[W];
   for (int j = 0; j < W; ++j) {
     const std::uint64_t known = d.w[j] & ~bits::byte_mask(d.w[j] & bits::high_bits);
@@ -225,6 +229,71 @@ PILES_TOPSWOPS_HOT int fixed_block(const Deck<W>& d, int n) {
     if (valid) return 8 * j + bits::trailing_zeros(valid) / 8;
   }
   return n;
+}
+
+// On an x86 CPU with SSSE3 and SSE4.1 (x86-64-v2) a deck of up to 16 cards is one vector
+// register: a flip is one byte shuffle from a table of 17 masks, and the block's suffix minima
+// take four byte-wise minimums. The n = 13 search runs 1.3 times as fast. The GPU (and any
+// other CPU) uses the word versions above; tests check that both agree.
+#if defined(__SSSE3__) && defined(__SSE4_1__) && !defined(__CUDA_ARCH__)
+#define PILES_TOPSWOPS_SSE 1
+
+namespace sse {
+
+struct FlipMasks {
+  alignas(16) std::uint8_t m[17][16];
+  constexpr FlipMasks() : m{} {
+    for (int k = 0; k <= 16; ++k)
+      for (int i = 0; i < 16; ++i) m[k][i] = static_cast<std::uint8_t>(i < k ? k - 1 - i : i);
+  }
+};
+inline constexpr FlipMasks flip_masks{};
+
+PILES_TOPSWOPS_HOT __m128i load(const Deck<2>& d) {
+  return _mm_set_epi64x(static_cast<long long>(d.w[1]), static_cast<long long>(d.w[0]));
+}
+
+PILES_TOPSWOPS_HOT void flip(Deck<2>& d, int k) {
+  const __m128i mask = _mm_load_si128(reinterpret_cast<const __m128i*>(flip_masks.m[k]));
+  const __m128i out = _mm_shuffle_epi8(load(d), mask);
+  d.w[0] = static_cast<std::uint64_t>(_mm_cvtsi128_si64(out));
+  d.w[1] = static_cast<std::uint64_t>(_mm_extract_epi64(out, 1));
+}
+
+// Each position's card, blanks as 0 and the bytes past the deck as 0xff; a block from byte i on
+// needs the minimum from i on to be at least i + 1.
+PILES_TOPSWOPS_HOT int fixed_block(const Deck<2>& d, int n) {
+  const __m128i x = load(d), zero = _mm_setzero_si128(), ff = _mm_set1_epi8(-1);
+  const __m128i cards =
+      _mm_or_si128(_mm_andnot_si128(_mm_cmplt_epi8(x, zero), x), _mm_cmpeq_epi8(x, zero));
+  __m128i m = _mm_min_epu8(cards, _mm_alignr_epi8(ff, cards, 1));
+  m = _mm_min_epu8(m, _mm_alignr_epi8(ff, m, 2));
+  m = _mm_min_epu8(m, _mm_alignr_epi8(ff, m, 4));
+  m = _mm_min_epu8(m, _mm_alignr_epi8(ff, m, 8));
+  const __m128i position = _mm_set_epi8(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+  const unsigned ok =
+      static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(m, position), m))) &
+      ((1u << n) - 1);
+  return ok ? __builtin_ctz(ok) : n;
+}
+
+}  // namespace sse
+#endif
+
+template <int W>
+PILES_TOPSWOPS_HOT void flip(Deck<W>& d, int k) {
+#ifdef PILES_TOPSWOPS_SSE
+  if constexpr (W == 2) return sse::flip(d, k);
+#endif
+  flip_words(d, k);
+}
+
+template <int W>
+PILES_TOPSWOPS_HOT int fixed_block(const Deck<W>& d, int n) {
+#ifdef PILES_TOPSWOPS_SSE
+  if constexpr (W == 2) return sse::fixed_block(d, n);
+#endif
+  return fixed_block_words(d, n);
 }
 
 // With card k chosen for the top and the cards k-1, k-2, ... right under it, flipping k settles

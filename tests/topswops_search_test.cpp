@@ -50,10 +50,12 @@ void check_flip_against_bytes(int n) {
     for (int k = 2; k <= n; ++k) {
       std::vector<std::uint8_t> bytes(cards.begin(), cards.end());
       piles::deck::flip(bytes.data(), k);
-      ts::Deck<W> d = pack<W>(cards);
+      ts::Deck<W> d = pack<W>(cards), words = d;
       ts::flip(d, k);
+      ts::flip_words(words, k);  // the GPU's, where the machine has its own
       ASSERT_EQ(unpack(d, n), std::vector<int>(bytes.begin(), bytes.end()))
           << "n " << n << " k " << k;
+      ASSERT_EQ(unpack(words, n), unpack(d, n)) << "n " << n << " k " << k;
       for (int i = n; i < 8 * W; ++i) ASSERT_EQ(d.at(i), 0) << "bytes past the deck stay zero";
     }
   }
@@ -160,6 +162,10 @@ TEST(TopswopsCore, PackedHelpersMatchPlainOnes) {
       // The same cards m+1..n in a random order, with blanks among the cards above them.
       std::shuffle(c.begin() + m, c.end(), rng);
       ASSERT_EQ(ts::fixed_block(pack<3>(c), n), fixed_block_plain(c));
+      if (n > 16) continue;
+      // Two words: the machine's version (vector registers on x86) and the GPU's.
+      ASSERT_EQ(ts::fixed_block(pack<2>(c), n), fixed_block_plain(c));
+      ASSERT_EQ(ts::fixed_block_words(pack<2>(c), n), fixed_block_plain(c));
     }
   }
 }
