@@ -136,7 +136,7 @@ PILES_HD Deck<W> blank_deck(int n) {
 
 // The Topswops step on the packed deck: reverse the top k cards (2 <= k <= 8W). Reversing all
 // 8W bytes and shifting right by the bytes beyond k leaves the reversed top k in place; the
-// bytes below them are kept. flip() below picks this or a faster one of the machine.
+// bytes below them are kept. Playing (below) uses this or a faster one of the machine.
 template <int W>
 PILES_HD void flip_words(Deck<W>& d, int k);
 
@@ -232,9 +232,9 @@ PILES_TOPSWOPS_HOT int fixed_block_words(const Deck<W>& d, int n) {
 }
 
 // On an x86 CPU with SSSE3 and SSE4.1 (x86-64-v2) a deck of up to 16 cards is one vector
-// register: a flip is one byte shuffle from a table of 17 masks, and the block's suffix minima
-// take four byte-wise minimums. The n = 13 search runs 1.3 times as fast. The GPU (and any
-// other CPU) uses the word versions above; tests check that both agree.
+// register (Playing below): a flip is one byte shuffle from a table of 17 masks, and the
+// block's suffix minima take four byte-wise minimums. The GPU (and any other CPU) uses the word
+// versions above; tests check that both agree.
 #if defined(__SSSE3__) && defined(__SSE4_1__) && !defined(__CUDA_ARCH__)
 #define PILES_TOPSWOPS_SSE 1
 
@@ -249,21 +249,10 @@ struct FlipMasks {
 };
 inline constexpr FlipMasks flip_masks{};
 
-PILES_TOPSWOPS_HOT __m128i load(const Deck<2>& d) {
-  return _mm_set_epi64x(static_cast<long long>(d.w[1]), static_cast<long long>(d.w[0]));
-}
-
-PILES_TOPSWOPS_HOT void flip(Deck<2>& d, int k) {
-  const __m128i mask = _mm_load_si128(reinterpret_cast<const __m128i*>(flip_masks.m[k]));
-  const __m128i out = _mm_shuffle_epi8(load(d), mask);
-  d.w[0] = static_cast<std::uint64_t>(_mm_cvtsi128_si64(out));
-  d.w[1] = static_cast<std::uint64_t>(_mm_extract_epi64(out, 1));
-}
-
 // Each position's card, blanks as 0 and the bytes past the deck as 0xff; a block from byte i on
 // needs the minimum from i on to be at least i + 1.
-PILES_TOPSWOPS_HOT int fixed_block(const Deck<2>& d, int n) {
-  const __m128i x = load(d), zero = _mm_setzero_si128(), ff = _mm_set1_epi8(-1);
+PILES_TOPSWOPS_HOT int fixed_block(__m128i x, int n) {
+  const __m128i zero = _mm_setzero_si128(), ff = _mm_set1_epi8(-1);
   const __m128i cards =
       _mm_or_si128(_mm_andnot_si128(_mm_cmplt_epi8(x, zero), x), _mm_cmpeq_epi8(x, zero));
   __m128i m = _mm_min_epu8(cards, _mm_alignr_epi8(ff, cards, 1));
@@ -280,21 +269,37 @@ PILES_TOPSWOPS_HOT int fixed_block(const Deck<2>& d, int n) {
 }  // namespace sse
 #endif
 
+// The deck while the moves after a choice are played: the packed words, or on an x86 CPU (SSE
+// above) one vector register for up to 16 cards, so that no flip moves it between registers.
 template <int W>
-PILES_TOPSWOPS_HOT void flip(Deck<W>& d, int k) {
-#ifdef PILES_TOPSWOPS_SSE
-  if constexpr (W == 2) return sse::flip(d, k);
-#endif
-  flip_words(d, k);
-}
+struct Playing {
+  Deck<W> d;
 
-template <int W>
-PILES_TOPSWOPS_HOT int fixed_block(const Deck<W>& d, int n) {
+  PILES_TOPSWOPS_HOT explicit Playing(const Deck<W>& deck) : d(deck) {}
+  PILES_TOPSWOPS_HOT int top() const { return d.top(); }
+  PILES_TOPSWOPS_HOT void flip(int k) { flip_words(d, k); }
+  PILES_TOPSWOPS_HOT int fixed_block(int n) const { return fixed_block_words(d, n); }
+  PILES_TOPSWOPS_HOT Deck<W> deck() const { return d; }
+};
+
 #ifdef PILES_TOPSWOPS_SSE
-  if constexpr (W == 2) return sse::fixed_block(d, n);
+template <>
+struct Playing<2> {
+  __m128i x;
+
+  PILES_TOPSWOPS_HOT explicit Playing(const Deck<2>& deck)
+      : x(_mm_set_epi64x(static_cast<long long>(deck.w[1]), static_cast<long long>(deck.w[0]))) {}
+  PILES_TOPSWOPS_HOT int top() const { return _mm_cvtsi128_si32(x) & 0xff; }
+  PILES_TOPSWOPS_HOT void flip(int k) {
+    x = _mm_shuffle_epi8(x, _mm_load_si128(reinterpret_cast<const __m128i*>(sse::flip_masks.m[k])));
+  }
+  PILES_TOPSWOPS_HOT int fixed_block(int n) const { return sse::fixed_block(x, n); }
+  PILES_TOPSWOPS_HOT Deck<2> deck() const {
+    return {{static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)),
+             static_cast<std::uint64_t>(_mm_extract_epi64(x, 1))}};
+  }
+};
 #endif
-  return fixed_block_words(d, n);
-}
 
 // With card k chosen for the top and the cards k-1, k-2, ... right under it, flipping k settles
 // k and that run together; returns how many cards settle (at least 1). Card 1 is never known,
@@ -408,19 +413,21 @@ PILES_TOPSWOPS_HOT bool play_choice(const Frame<W>& f, int k, const Problem& p, 
   // Knuth's quick look for k = h, before any flip: h and the run h-1, h-2, ... right under
   // the top settle in order, which is the common case of the block.
   if (k == h && f.steps + 1 + p.bound[h - settled_by_flip(f.deck, h)] < target) return false;
-  c.deck = f.deck;
-  c.deck.w[0] = (c.deck.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
+  Deck<W> chosen = f.deck;
+  chosen.w[0] = (chosen.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
+  Playing<W> deck(chosen);
   c.steps = f.steps;
   do {
-    flip(c.deck, top);
+    deck.flip(top);
     ++c.steps;
     if (top == h) {
-      h = fixed_block(c.deck, p.n);
+      h = deck.fixed_block(p.n);
       if (c.steps + p.bound[h] < target) return false;
-      if (p.sorted && unsettled(c.deck, sorted) > h) return false;
+      if (p.sorted && unsettled(deck.deck(), sorted) > h) return false;
     }
-    top = c.deck.top();
+    top = deck.top();
   } while (!is_blank(top));
+  c.deck = deck.deck();
   c.h = h;
   c.unused = f.unused & ~(1u << k);
   return true;

@@ -50,8 +50,10 @@ void check_flip_against_bytes(int n) {
     for (int k = 2; k <= n; ++k) {
       std::vector<std::uint8_t> bytes(cards.begin(), cards.end());
       piles::deck::flip(bytes.data(), k);
-      ts::Deck<W> d = pack<W>(cards), words = d;
-      ts::flip(d, k);
+      ts::Playing<W> playing(pack<W>(cards));
+      playing.flip(k);
+      const ts::Deck<W> d = playing.deck();
+      ts::Deck<W> words = pack<W>(cards);
       ts::flip_words(words, k);  // the GPU's, where the machine has its own
       ASSERT_EQ(unpack(d, n), std::vector<int>(bytes.begin(), bytes.end()))
           << "n " << n << " k " << k;
@@ -158,13 +160,13 @@ TEST(TopswopsCore, PackedHelpersMatchPlainOnes) {
       for (int v = m + 1; v <= n; ++v) c.push_back(v);
       ASSERT_EQ(ts::unsettled(pack<3>(c), sorted), unsettled_plain(c));
       ASSERT_EQ(ts::known_in_place(pack<3>(c), sorted), in_place_plain(c));
-      ASSERT_EQ(ts::fixed_block(pack<3>(c), n), fixed_block_plain(c));
+      ASSERT_EQ(ts::Playing<3>(pack<3>(c)).fixed_block(n), fixed_block_plain(c));
       // The same cards m+1..n in a random order, with blanks among the cards above them.
       std::shuffle(c.begin() + m, c.end(), rng);
-      ASSERT_EQ(ts::fixed_block(pack<3>(c), n), fixed_block_plain(c));
+      ASSERT_EQ(ts::Playing<3>(pack<3>(c)).fixed_block(n), fixed_block_plain(c));
       if (n > 16) continue;
       // Two words: the machine's version (vector registers on x86) and the GPU's.
-      ASSERT_EQ(ts::fixed_block(pack<2>(c), n), fixed_block_plain(c));
+      ASSERT_EQ(ts::Playing<2>(pack<2>(c)).fixed_block(n), fixed_block_plain(c));
       ASSERT_EQ(ts::fixed_block_words(pack<2>(c), n), fixed_block_plain(c));
     }
   }
