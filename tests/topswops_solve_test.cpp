@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -10,20 +8,15 @@
 #include "host/topswops/published.hpp"
 #include "host/topswops/solve.hpp"
 #include "tests/support/run_piles.hpp"
+#include "tests/support/targets.hpp"
+#include "tests/support/temp_dir.hpp"
 
-namespace fs = std::filesystem;
 namespace ts = piles::topswops;
 namespace published = piles::topswops::published;
 using piles::testing::run_piles;
+using piles::testing::TempDir;
 
 namespace {
-
-piles::RunTarget cpu_threads(int threads) {
-  piles::RunTarget t;
-  t.threads = threads;
-  t.device = "cpu";
-  return t;
-}
 
 ts::Solution solve(int n, ts::Final final, int threads = 2, std::optional<int> bound = {},
                    const std::string& checkpoint = "") {
@@ -33,7 +26,7 @@ ts::Solution solve(int n, ts::Final final, int threads = 2, std::optional<int> b
   o.bound = bound;
   o.run.checkpoint = checkpoint;
   o.run.quiet = true;
-  return ts::solve(o, cpu_threads(threads));
+  return ts::solve(o, piles::testing::cpu(threads));
 }
 
 // The answer without how it was computed (time, backend, resumption, shard).
@@ -43,19 +36,6 @@ nlohmann::json answer(nlohmann::json j) {
     j.erase(key);
   return j;
 }
-
-class TempDir {
- public:
-  TempDir() {
-    char dir[] = "/tmp/piles_topswops_XXXXXX";
-    path_ = mkdtemp(dir);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 }  // namespace
 

@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -11,20 +10,15 @@
 #include "host/topswops/solve.hpp"
 #include "host/topswops/tail_job.hpp"
 #include "tests/support/run_piles.hpp"
+#include "tests/support/targets.hpp"
+#include "tests/support/temp_dir.hpp"
 
-namespace fs = std::filesystem;
 namespace ts = piles::topswops;
 namespace published = piles::topswops::published;
 using piles::testing::run_piles;
+using piles::testing::TempDir;
 
 namespace {
-
-piles::RunTarget cpu_threads(int threads) {
-  piles::RunTarget t;
-  t.threads = threads;
-  t.device = "cpu";
-  return t;
-}
 
 ts::TailResult tail(int n, std::optional<int> from, const std::string& checkpoint = "") {
   ts::TailOptions o;
@@ -32,7 +26,7 @@ ts::TailResult tail(int n, std::optional<int> from, const std::string& checkpoin
   o.from = from;
   o.run.checkpoint = checkpoint;
   o.run.quiet = true;
-  return ts::run_tail(o, cpu_threads(2));
+  return ts::run_tail(o, piles::testing::cpu(2));
 }
 
 ts::Solution solve(int n, ts::Final final, const ts::Tail& t, int threads = 2) {
@@ -41,7 +35,7 @@ ts::Solution solve(int n, ts::Final final, const ts::Tail& t, int threads = 2) {
   o.final = final;
   o.tail = t;
   o.run.quiet = true;
-  return ts::solve(o, cpu_threads(threads));
+  return ts::solve(o, piles::testing::cpu(threads));
 }
 
 // Every n-card deck played to its end: whenever card n sits at the bottom, the n-1 cards above
@@ -63,19 +57,6 @@ void brute_force_tail(int n, int from, std::vector<int>& any, std::vector<int>& 
     }
   } while (std::next_permutation(deck.begin(), deck.end()));
 }
-
-class TempDir {
- public:
-  TempDir() {
-    char dir[] = "/tmp/piles_tail_XXXXXX";
-    path_ = mkdtemp(dir);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 }  // namespace
 

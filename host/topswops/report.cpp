@@ -28,6 +28,19 @@ std::string engine_text(const RunTarget& target) {
              : fmt::format("cpu, {} thread{}", target.threads, target.threads == 1 ? "" : "s");
 }
 
+// The last lines of a run's report: stopped at the time limit, resumed from a journal.
+std::string run_status_text(const job::Status& run) {
+  std::string out;
+  if (run.stopped)
+    out += fmt::format(
+        "  stopped        at the time limit with {} of {} chunks done (a partial result)\n",
+        run.chunks_done, run.chunks);
+  if (run.chunks_resumed > 0)
+    out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n", run.chunks_resumed,
+                       run.chunks);
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Game& g) {
@@ -118,13 +131,7 @@ std::string to_text(const Solution& s, bool quiet) {
     out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
                        s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0,
                        engine_text(s.target));
-    if (s.run.stopped)
-      out += fmt::format(
-          "  stopped        at the time limit with {} of {} chunks done (a partial result)\n",
-          s.run.chunks_done, s.run.chunks);
-    if (s.run.chunks_resumed > 0)
-      out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n",
-                         s.run.chunks_resumed, s.run.chunks);
+    out += run_status_text(s.run);
   }
   return out;
 }
@@ -182,13 +189,7 @@ std::string to_text(const TailResult& r, bool quiet) {
                        cell(r.any[i]), cell(r.sorted[i]));
   }
   out += fmt::format("  time           {:.2f} s, {}\n", r.seconds, engine_text(r.target));
-  if (r.run.stopped)
-    out += fmt::format(
-        "  stopped        at the time limit with {} of {} chunks done (a partial result)\n",
-        r.run.chunks_done, r.run.chunks);
-  if (r.run.chunks_resumed > 0)
-    out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n",
-                       r.run.chunks_resumed, r.run.chunks);
+  out += run_status_text(r.run);
   return out;
 }
 

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace piles::testing {
+
+// A fresh folder under /tmp, removed with everything in it when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    char dir[] = "/tmp/piles_test_XXXXXX";
+    path_ = mkdtemp(dir);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace piles::testing
