@@ -163,11 +163,13 @@ std::string to_text(const TailResult& r, bool quiet) {
   const int m = r.n - 1;
   std::string out = fmt::format("topswops tail n = {}: every {}-card game of at least {} steps\n",
                                 r.n, m, r.start.from);
-  if (r.start.deck.empty())
-    out += fmt::format("  start          {} steps (given, or no game to play)\n", r.start.from);
+  if (r.start.deck.empty() || r.start.landed == 0)
+    out += fmt::format("  start          {} steps\n", r.start.from);
   else
-    out += fmt::format("  start          {}: {} steps, card {} at the bottom after {}, {} to go\n",
-                       comma_list(r.start.deck), r.start.steps, r.n, r.start.landed, r.start.from);
+    out += fmt::format(
+        "  start          {} steps: {} takes {}, card {} at the bottom after {}, {} to go\n",
+        r.start.from, comma_list(r.start.deck), r.start.steps, r.n, r.start.landed,
+        r.start.steps - r.start.landed);
   if (r.run.shard)
     out += fmt::format(
         "  shard          {} (a partial result: pass every shard's journal to "

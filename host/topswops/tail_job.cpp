@@ -204,12 +204,13 @@ TailStart choose_tail_start(int n, int threads) {
   Partial first;
   run_chunks_cpu(plan, {0}, plan.start_target, threads,
                  [&](int, const Partial& p, double) { first = p; });
-  TailStart start{bound_for(n - 1, Final::any), {}, 0, 0};
-  if (first.decks.empty()) return start;
+  const int floor = (3 * bound_for(n - 1, Final::any) + 3) / 4;
+  if (first.decks.empty()) return {floor, {}, 0, 0};
   const Game game = play(first.decks.front().deck);
   for (int t = 0; t <= game.steps; ++t)
-    if (game.trace[t][n - 1] == n) return {game.steps - t, game.start, game.steps, t};
-  return start;
+    if (game.trace[t][n - 1] == n)
+      return {std::max(floor, game.steps - t), game.start, game.steps, t};
+  return {floor, game.start, game.steps, 0};
 }
 
 TailResult run_tail(const TailOptions& options, const RunTarget& target) {

@@ -19,12 +19,15 @@ namespace piles::topswops {
 // k cards). Chunks are those of the (n-1)-card plan, all in one round. On the CPU.
 
 // Where the enumeration starts: the longest game that the first chunk of the n-card search
-// finds, played until card n lands at the bottom; the steps still to come then. Deeper gains
-// nothing against a game that long (its own deck would keep the cap at `from`).
+// finds, played until card n lands at the bottom; the steps still to come then (deeper gains
+// nothing against a game that long: its own deck keeps the cap there). But never below 3/4 of
+// f(n-1): that chunk's game can be short and land early (n = 16: 121 steps, 65 to go, where a
+// longest game has 104 to go), and each step deeper costs more than the last; 3/4 is at or
+// below the best start for n = 12..15.
 struct TailStart {
   int from = 0;
-  std::vector<int> deck;  // empty when that chunk found no game
-  int steps = 0, landed = 0;
+  std::vector<int> deck;      // empty when that chunk found no game
+  int steps = 0, landed = 0;  // landed = 0: card n never landed in that game
 };
 TailStart choose_tail_start(int n, int threads);
 
