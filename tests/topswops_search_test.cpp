@@ -46,12 +46,13 @@ template <int W>
 void check_flip_against_bytes(int n) {
   std::mt19937 rng(n);
   for (int trial = 0; trial < 200; ++trial) {
-    const std::vector<int> cards = random_partial(n, rng);
+    std::vector<int> cards = random_partial(n, rng);
     for (int k = 2; k <= n; ++k) {
+      cards[0] = k;  // a flip is of the top card's length
       std::vector<std::uint8_t> bytes(cards.begin(), cards.end());
       piles::deck::flip(bytes.data(), k);
       ts::Playing<W> playing(pack<W>(cards));
-      playing.flip(k);
+      playing.flip_top();
       const ts::Deck<W> d = playing.deck();
       ts::Deck<W> words = pack<W>(cards);
       ts::flip_words(words, k);  // the GPU's, where the machine has its own
