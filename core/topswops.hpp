@@ -232,9 +232,9 @@ PILES_TOPSWOPS_HOT int fixed_block_words(const Deck<W>& d, int n) {
 }
 
 // On an x86 CPU with SSSE3 and SSE4.1 (x86-64-v2) a deck of up to 16 cards is one vector
-// register (Playing below): a flip is one byte shuffle, and the block's suffix minima take
-// four byte-wise minimums. The GPU (and any other CPU) uses the word
-// versions above; tests check that both agree.
+// register (Playing below): a flip is one byte shuffle, and the block's suffix minima take four
+// byte-wise minimums. The GPU (and any other CPU) uses the word versions above; tests check
+// that both agree.
 #if defined(__SSSE3__) && defined(__SSE4_1__) && !defined(__CUDA_ARCH__)
 #define PILES_TOPSWOPS_SSE 1
 

@@ -21,8 +21,8 @@ constexpr int quick_max_n = 14;
 constexpr int full_max_n_gpu = 17;
 constexpr int full_max_n_cpu = 15;
 // From 15 cards on, the search runs with the tail of `topswops tail N` (Chaffin's cutoff): at
-// 15 it costs 62 s on 2 cores and the search takes 119 s, where it took 502 s without it and
-// the vector deck; at 14 the enumeration costs about what it saves.
+// 15 it costs 54 s on 2 cores and each variant's search about 100 s, where one took 502 s
+// without it and the vector deck; at 14 the enumeration costs about what it saves.
 constexpr int tail_min_n = 15;
 
 void write_play_example(Writer& writer) {
