@@ -28,11 +28,7 @@ Partial search_prefixes(const Plan& plan, std::size_t first, std::size_t last, i
   Partial partial;
   std::uint64_t nodes[max_n] = {};
   GameSink<W> sink{plan.n, partial};
-  for (std::size_t i = first; i < last; ++i) {
-    Deck<W> start;
-    const Frame<W> f = replay<W>(problem, plan.choices.data() + i * plan.depth, plan.depth, start);
-    search_below(problem, f, plan.depth, start, target, nodes, sink);
-  }
+  search_prefix_range<W>(plan, problem, first, last, target, nodes, sink);
   partial.nodes.assign(nodes, nodes + plan.n);
   return partial;
 }

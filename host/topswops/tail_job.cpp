@@ -101,11 +101,8 @@ Counts search_chunk(const Plan& plan, int chunk) {
   const Problem problem = plan.problem(plan.bound);
   Counts counts = empty_counts(plan);
   TailSink<W> sink{plan.n, plan.start_target, counts};
-  for (std::size_t i = plan.chunk_begin(chunk); i < plan.chunk_begin(chunk + 1); ++i) {
-    Deck<W> start;
-    const Frame<W> f = replay<W>(problem, plan.choices.data() + i * plan.depth, plan.depth, start);
-    search_below(problem, f, plan.depth, start, plan.start_target, counts.nodes.data(), sink);
-  }
+  search_prefix_range<W>(plan, problem, plan.chunk_begin(chunk), plan.chunk_begin(chunk + 1),
+                         plan.start_target, counts.nodes.data(), sink);
   if (chunk == 0)
     for (std::size_t l = 0; l < plan.top.nodes.size(); ++l) counts.nodes[l] += plan.top.nodes[l];
   return counts;
