@@ -265,6 +265,7 @@ INSTANTIATE_TEST_SUITE_P(EveryGame, JobDriver, ::testing::ValuesIn(cases()),
 // Journals with their checksums right but a record edited past what the game can read (found
 // by fuzzing the merge commands): every merge refuses them with one line and status 2, where
 // they failed with status 1, ran out of memory, or converted a float with undefined behaviour.
+// A problem this piles would not build from the journal is refused as another version's.
 TEST(JobJournals, MalformedRecordsAreRefusedByEveryMerge) {
   using piles::JournalContents;
   struct Edit {
@@ -276,7 +277,7 @@ TEST(JobJournals, MalformedRecordsAreRefusedByEveryMerge) {
       {"topswops", "topswops solve 9"},
       {"bulgarian", "bulgarian analyze 3..5 --chunks 2"},
       {"babylon", "babylon table --colors 2 --max-chips 5"}};
-  const std::vector<Edit> edits = {
+  std::vector<Edit> edits = {
       {"topswops", "a float as the longest game",
        [](JournalContents& j) { j.chunks.at(0)["best"] = 1e300; }, "malformed chunk result"},
       {"topswops", "a float as the target",
@@ -300,6 +301,10 @@ TEST(JobJournals, MalformedRecordsAreRefusedByEveryMerge) {
        [](JournalContents& j) { j.chunks.at(0)["rows"][0]["searched"] = 1e300; },
        "not the starts of"},
   };
+  for (const std::string game : {"topswops", "bulgarian", "babylon"})
+    edits.push_back({game, "a problem this piles does not build (another version's)",
+                     [](JournalContents& j) { j.problem["added_by_a_later_version"] = 1; },
+                     "another version?"});
   char dir_template[] = "/tmp/piles_merge_XXXXXX";
   const fs::path dir = mkdtemp(dir_template);
   for (const Edit& e : edits) {

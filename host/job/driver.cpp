@@ -254,6 +254,12 @@ Records read_journals(const Job& job, const std::vector<std::string>& journals) 
   Records records;
   for (const std::string& file : journals) {
     const JournalContents contents = read_journal(file);
+    // The job was rebuilt from the first journal's problem: where even that one differs, the
+    // journal was written by another version of piles.
+    if (contents.problem != job.identity && file == journals.front())
+      throw UsageError(fmt::format(
+          "{}: the journal's problem is not the one this piles builds from it (another version?)",
+          file));
     if (contents.problem != job.identity)
       throw UsageError(fmt::format("{}: the journal is for a different problem than {}", file,
                                    journals.front()));
