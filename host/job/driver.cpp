@@ -256,13 +256,14 @@ Records read_journals(const Job& job, const std::vector<std::string>& journals) 
     const JournalContents contents = read_journal(file);
     // The job was rebuilt from the first journal's problem: where even that one differs, the
     // journal was written by another version of piles.
-    if (contents.problem != job.identity && file == journals.front())
-      throw UsageError(fmt::format(
-          "{}: the journal's problem is not the one this piles builds from it (another version?)",
-          file));
     if (contents.problem != job.identity)
-      throw UsageError(fmt::format("{}: the journal is for a different problem than {}", file,
-                                   journals.front()));
+      throw UsageError(
+          file == journals.front()
+              ? fmt::format("{}: the journal's problem is not the one this piles builds from it "
+                            "(another version?)",
+                            file)
+              : fmt::format("{}: the journal is for a different problem than {}", file,
+                            journals.front()));
     for (auto& [chunk, record] : read_records(job, contents.chunks, file)) {
       const auto [it, fresh] = records.emplace(chunk, record);
       if (!fresh && (it->second.payload != record.payload || it->second.target != record.target))
