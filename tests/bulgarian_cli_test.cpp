@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "support/run_piles.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 using piles::testing::run_piles;
 using piles::testing::slurp;
+using piles::testing::TempDir;
 
 TEST(BulgarianCli, AnalyzeJsonHasTheContractKeys) {
   const auto r = run_piles("bulgarian analyze 10 --json --threads 2");
@@ -57,12 +59,11 @@ TEST(BulgarianCli, GraphDotAndSvg) {
   EXPECT_NE(dot.out.find("\"(6)\" -> \"(5, 1)\""), std::string::npos);
   EXPECT_NE(dot.out.find("\"(3, 2, 1)\" [style=filled"), std::string::npos);
 
-  char dir_template[] = "/tmp/piles_graph_test_XXXXXX";
-  const std::string file = std::string(mkdtemp(dir_template)) + "/g.svg";
+  const TempDir dir;
+  const std::string file = dir.file("g.svg");
   const auto svg = run_piles("bulgarian graph 7 --format svg -o " + file);
   ASSERT_EQ(svg.status, 0) << svg.err;
   EXPECT_NE(slurp(file).find("<svg"), std::string::npos);
-  std::system(("rm -rf " + std::string(dir_template)).c_str());
 }
 
 TEST(BulgarianCli, RandomIsReproducibleAcrossThreadCounts) {

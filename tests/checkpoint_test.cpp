@@ -2,31 +2,23 @@
 
 #include <boost/crc.hpp>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "host/common/checkpoint.hpp"
 #include "host/common/error.hpp"
+#include "tests/support/temp_dir.hpp"
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 using piles::ChunkJournal;
 using piles::read_journal;
 using piles::UsageError;
+using piles::testing::TempDir;
 
 namespace {
 
 class JournalTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/piles_journal_XXXXXX";
-    dir_ = mkdtemp(dir);
-    path_ = dir_ / "run.journal";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string text() const {
     std::ifstream in(path_, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -43,7 +35,8 @@ class JournalTest : public ::testing::Test {
     return "";
   }
 
-  fs::path dir_, path_;
+  TempDir dir_;
+  const std::string path_ = dir_.file("run.journal");
   const json problem_ = {{"game", "test"}, {"n", 7}};
 };
 
@@ -117,7 +110,7 @@ TEST_F(JournalTest, OtherFilesAreRefused) {
   EXPECT_NE(open_error(problem_).find("line 1"), std::string::npos);
   write("");
   EXPECT_EQ(open_error(problem_), "") << "an empty file starts a new journal";
-  EXPECT_THROW(read_journal(dir_ / "absent"), UsageError);
+  EXPECT_THROW(read_journal(dir_.file("absent")), UsageError);
 }
 
 TEST_F(JournalTest, ChunkTwiceWithDifferentResultsIsRefused) {

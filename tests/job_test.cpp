@@ -19,12 +19,14 @@
 
 #include "host/common/checkpoint.hpp"
 #include "tests/support/run_piles.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using piles::testing::CliResult;
 using piles::testing::is_usage_error;
 using piles::testing::run_piles;
 using piles::testing::slurp;
+using piles::testing::TempDir;
 
 namespace {
 
@@ -160,14 +162,9 @@ CliResult run_on_full_disk(const Case& c, const std::string& journal, const fs::
 
 class JobDriver : public ::testing::TestWithParam<Case> {
  protected:
-  void SetUp() override {
-    char dir_template[] = "/tmp/piles_job_XXXXXX";
-    dir_ = mkdtemp(dir_template);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::string file(const std::string& name) const { return dir_.file(name); }
 
-  fs::path dir_;
+  TempDir dir_;
 };
 
 }  // namespace
@@ -220,7 +217,7 @@ TEST_P(JobDriver, TimeLimitStopsWithStatusThreeAndResumes) {
 TEST_P(JobDriver, AFullDiskEndsTheRunWithOneLineAndKeepsTheJournal) {
   const Case& c = GetParam();
   const std::string journal = file("journal");
-  EXPECT_TRUE(is_one_line_error(run_on_full_disk(c, journal, dir_), journal));
+  EXPECT_TRUE(is_one_line_error(run_on_full_disk(c, journal, dir_.path()), journal));
   const std::string kept = slurp(journal);
   ASSERT_FALSE(kept.empty());
   EXPECT_EQ(kept.back(), '\n') << "the failed line is cut off";
@@ -233,7 +230,7 @@ TEST_P(JobDriver, AFullDiskEndsTheRunWithOneLineAndKeepsTheJournal) {
 TEST_P(JobDriver, AJournalInAReadOnlyFolderIsRefusedWithOneLine) {
   if (geteuid() == 0) GTEST_SKIP() << "root writes where permissions say no";
   const Case& c = GetParam();
-  const fs::path folder = dir_ / "read-only";
+  const fs::path folder = dir_.path() / "read-only";
   fs::create_directory(folder);
   const std::string fresh = (folder / "fresh").string(), cut = (folder / "cut").string();
   kill_at(c, cut, 3, SIGKILL);  // ends in a half line, which a resume would cut off
@@ -305,11 +302,10 @@ TEST(JobJournals, MalformedRecordsAreRefusedByEveryMerge) {
     edits.push_back({game, "a problem this piles does not build (another version's)",
                      [](JournalContents& j) { j.problem["added_by_a_later_version"] = 1; },
                      "another version?"});
-  char dir_template[] = "/tmp/piles_merge_XXXXXX";
-  const fs::path dir = mkdtemp(dir_template);
+  const TempDir dir;
   for (const Edit& e : edits) {
     SCOPED_TRACE(e.game + ": " + e.what);
-    const std::string whole = (dir / e.game).string(), edited = (dir / "edited").string();
+    const std::string whole = dir.file(e.game), edited = dir.file("edited");
     if (!fs::exists(whole))
       ASSERT_EQ(run_piles(runs.at(e.game) + " --quiet --checkpoint " + whole).status, 0);
     JournalContents j = piles::read_journal(whole);
@@ -321,5 +317,4 @@ TEST(JobJournals, MalformedRecordsAreRefusedByEveryMerge) {
     }
     EXPECT_TRUE(is_usage_error(run_piles(e.game + " merge " + edited), e.names));
   }
-  fs::remove_all(dir);
 }

@@ -4,16 +4,16 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 
 #include "host/common/checkpoint.hpp"
 #include "tests/support/run_piles.hpp"
+#include "tests/support/temp_dir.hpp"
 
-namespace fs = std::filesystem;
 using piles::testing::run_piles;
+using piles::testing::TempDir;
 
 namespace {
 
@@ -52,9 +52,8 @@ nlohmann::json answer(nlohmann::json j) {
 }  // namespace
 
 TEST(TopswopsCheckpoint, KilledRunResumesToTheSameAnswer) {
-  char dir_template[] = "/tmp/piles_resume_XXXXXX";
-  const fs::path dir = mkdtemp(dir_template);
-  const std::string journal = (dir / "n13.journal").string();
+  const TempDir dir;
+  const std::string journal = dir.file("n13.journal");
 
   // Past the warm-up rounds (255 chunks), well before the 4096th chunk.
   ASSERT_TRUE(start_and_kill(journal, 400)) << "the run ended before it could be killed";
@@ -79,5 +78,4 @@ TEST(TopswopsCheckpoint, KilledRunResumesToTheSameAnswer) {
   ASSERT_EQ(again.status, 0) << again.err;
   EXPECT_EQ(again.json()["chunks_resumed"], 4096);
   EXPECT_EQ(answer(again.json()), answer(whole.json()));
-  fs::remove_all(dir);
 }
