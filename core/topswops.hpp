@@ -490,6 +490,19 @@ PILES_TOPSWOPS_HOT bool ends_game(const Problem& p, const Frame<W>& c, int level
          (!p.sorted || known_in_place(c.deck, sorted));
 }
 
+// The cards chosen at stack levels base..level-1 added to `start`: the value chosen at a frame
+// is the one the frame below it (or `unused_below`, f's) no longer has free.
+template <int W>
+PILES_HD Deck<W> stack_start(Deck<W> start, const SavedFrame<W>* stack, int base, int level,
+                             std::uint32_t unused_below) {
+  for (int l = base; l < level; ++l) {
+    const std::uint32_t below = l + 1 < level ? saved_unused(stack[l + 1].packed) : unused_below;
+    start.set(static_cast<int>(stack[l].deck.w[0] & position_bits) - 1,
+              bits::trailing_zeros32(saved_unused(stack[l].packed) & ~below));
+  }
+  return start;
+}
+
 // A sink that wants every game of at least the target, not only the longest, says so with
 // `static constexpr bool every_game = true`: the target then stays where it started.
 template <class Sink>
@@ -513,12 +526,7 @@ PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W
   // The game ending at `end`, reached through the stack, f (choice k) and maybe a grandchild
   // of f (`mid`, choice k2).
   auto report = [&](const Frame<W>& end, int k, const Frame<W>* mid, int k2) {
-    Deck<W> start = prefix_start;
-    for (int l = base; l < level; ++l) {
-      const std::uint32_t below = l + 1 < level ? saved_unused(stack[l + 1].packed) : f.unused;
-      start.set(static_cast<int>(stack[l].deck.w[0] & position_bits) - 1,
-                bits::trailing_zeros32(saved_unused(stack[l].packed) & ~below));
-    }
+    Deck<W> start = stack_start(prefix_start, stack, base, level, f.unused);
     record_choice(start, f, k);
     if (mid) record_choice(start, *mid, k2);
     const Deck<W> final_deck = settle_blanks(end.deck, start, p.n);

@@ -44,6 +44,13 @@ struct TopswopsChunkResult {
 // result as the CPU engine.
 std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work);
 
+// The same search and the same results as topswops_search, by warps whose lanes each take one
+// unit of work per pass (core/topswops_lane.hpp) and a new prefix as soon as theirs is done.
+// A launch stops after `pass_budget` passes (0 or UINT64_MAX: none) and parks the lanes still
+// searching; the next launch takes them first, packed into fewer warps, then the prefixes left.
+std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
+                                                          std::uint64_t pass_budget);
+
 // Threads of the search for n cards resident on the current device at once (decks of more
 // than 16 cards take a third word, and more registers).
 std::uint64_t topswops_threads_in_flight(int n);

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/gpu_engine.hpp"
@@ -13,54 +17,74 @@ namespace ts = piles::topswops;
 
 namespace {
 
-std::map<int, ts::Partial> run(const ts::Plan& plan, const std::vector<int>& chunks, int target,
-                               bool gpu) {
-  std::map<int, ts::Partial> out;
-  auto done = [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); };
-  if (gpu)
-    ts::run_chunks_gpu(plan, chunks, target, done);
-  else
-    ts::run_chunks_cpu(plan, chunks, target, 2, done);
+struct Gpu {
+  ts::GpuKernel kernel;
+  std::uint64_t pass_budget = ts::lockstep_pass_budget;
+};
+
+using Chunks = std::map<int, ts::Partial>;
+
+Chunks run_cpu(const ts::Plan& plan, const std::vector<int>& chunks, int target) {
+  Chunks out;
+  ts::run_chunks_cpu(plan, chunks, target, 2,
+                     [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); });
+  return out;
+}
+
+Chunks run_gpu(const ts::Plan& plan, const std::vector<int>& chunks, int target, const Gpu& gpu) {
+  Chunks out;
+  ts::run_chunks_gpu(
+      plan, chunks, target, [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); },
+      gpu.kernel, gpu.pass_budget);
   return out;
 }
 
 // Every chunk of every round, each round from the target the CPU's earlier rounds give.
-void expect_same_chunks(const ts::Plan& plan) {
+void expect_same_chunks(const ts::Plan& plan, const Gpu& gpu) {
   int target = plan.start_target;
   for (int r = 0; r < plan.round_count(); ++r) {
     const auto chunks = plan.chunks_of_round(r);
-    const auto cpu = run(plan, chunks, target, false);
-    const auto gpu = run(plan, chunks, target, true);
+    const Chunks cpu = run_cpu(plan, chunks, target);
+    const Chunks on_gpu = run_gpu(plan, chunks, target, gpu);
     ASSERT_EQ(cpu.size(), chunks.size());
-    ASSERT_EQ(gpu.size(), chunks.size());
-    for (int c : chunks) EXPECT_EQ(gpu.at(c), cpu.at(c)) << "n " << plan.n << " chunk " << c;
+    ASSERT_EQ(on_gpu.size(), chunks.size());
+    for (int c : chunks)
+      EXPECT_EQ(on_gpu.at(c), cpu.at(c)) << "n " << plan.n << " " << ts::final_name(plan.final)
+                                         << " chunk " << c << " pass budget " << gpu.pass_budget;
     for (const auto& [c, p] : cpu) target = std::max(target, p.best);
   }
 }
 
-class GpuTopswops : public ::testing::Test {
+// Every test for each kernel.
+class GpuTopswops : public ::testing::TestWithParam<ts::GpuKernel> {
+ protected:
+  void SetUp() override { PILES_NEED_GPU(); }
+};
+
+class GpuTopswopsLockstep : public ::testing::Test {
  protected:
   void SetUp() override { PILES_NEED_GPU(); }
 };
 
 }  // namespace
 
-TEST_F(GpuTopswops, EveryChunkMatchesTheCpuEngine) {
-  for (int n : {6, 9, 12, 13}) expect_same_chunks(ts::make_plan(n, ts::Final::any, {}));
-  for (int n : {9, 12}) expect_same_chunks(ts::make_plan(n, ts::Final::sorted, {}));
+TEST_P(GpuTopswops, EveryChunkMatchesTheCpuEngine) {
+  for (int n : {6, 9, 12, 13})
+    expect_same_chunks(ts::make_plan(n, ts::Final::any, {}), {GetParam()});
+  for (int n : {9, 12}) expect_same_chunks(ts::make_plan(n, ts::Final::sorted, {}), {GetParam()});
 }
 
-TEST_F(GpuTopswops, ThreeWordDecksMatchTheCpuEngine) {
+TEST_P(GpuTopswops, ThreeWordDecksMatchTheCpuEngine) {
   // 17 cards need the three-word deck; one chunk from f(17) keeps it short.
   const ts::Plan plan = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
   const std::vector<int> chunks = {plan.chunk_count / 2};
-  const auto cpu = run(plan, chunks, plan.start_target, false);
-  const auto gpu = run(plan, chunks, plan.start_target, true);
-  EXPECT_EQ(gpu.at(chunks[0]), cpu.at(chunks[0]));
+  const Chunks cpu = run_cpu(plan, chunks, plan.start_target);
+  const Chunks on_gpu = run_gpu(plan, chunks, plan.start_target, {GetParam()});
+  EXPECT_EQ(on_gpu.at(chunks[0]), cpu.at(chunks[0]));
   EXPECT_GT(cpu.at(chunks[0]).total_nodes(), 0u);
 }
 
-TEST_F(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
+TEST_P(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
   ts::TailOptions o;
   o.n = 12;
   o.run.quiet = true;
@@ -68,5 +92,32 @@ TEST_F(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
   cpu.threads = 2;
   const ts::TailResult tail = ts::run_tail(o, cpu);
   for (ts::Final final : {ts::Final::any, ts::Final::sorted})
-    expect_same_chunks(ts::make_plan(12, final, {}, tail.tail(final)));
+    expect_same_chunks(ts::make_plan(12, final, {}, tail.tail(final)), {GetParam()});
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswops,
+                         ::testing::Values(ts::GpuKernel::dfs, ts::GpuKernel::lockstep),
+                         [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
+                           return std::string(info.param == ts::GpuKernel::dfs ? "dfs"
+                                                                               : "lockstep");
+                         });
+
+TEST_F(GpuTopswopsLockstep, EveryPassBudgetGivesTheSameChunks) {
+  // One pass a launch parks every lane after each unit, seven parks many in the middle of
+  // playing a child, a thousand parks them now and then.
+  const ts::GpuKernel lockstep = ts::GpuKernel::lockstep;
+  for (ts::Final final : {ts::Final::any, ts::Final::sorted}) {
+    for (int n : {7, 8}) expect_same_chunks(ts::make_plan(n, final, {}), {lockstep, 1});
+    for (int n : {9, 10}) expect_same_chunks(ts::make_plan(n, final, {}), {lockstep, 7});
+    for (int n : {11, 12}) expect_same_chunks(ts::make_plan(n, final, {}), {lockstep, 1000});
+  }
+}
+
+TEST_F(GpuTopswopsLockstep, ThreeWordDecksParkAndResume) {
+  // The longest prefix of this chunk takes some 1.7e7 units: a budget of 2^16 passes parks its
+  // three-word lanes a few hundred times, many of them in the middle of playing a child.
+  const ts::Plan plan = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
+  const std::vector<int> chunks = {plan.chunk_count / 2};
+  const Chunks cpu = run_cpu(plan, chunks, plan.start_target);
+  EXPECT_EQ(run_gpu(plan, chunks, plan.start_target, {ts::GpuKernel::lockstep, 1u << 16}), cpu);
 }

@@ -25,7 +25,7 @@ void run_play(const std::string& text, const CommonOptions& common) {
 }
 
 struct SolveArgs {
-  std::string n, final = "any", bound;
+  std::string n, final = "any", bound, engine = "dfs", gpu_kernel = "lockstep";
   std::vector<std::string> tail;
   JobArgs job;
 };
@@ -45,6 +45,10 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   if (!args.bound.empty())
     options.bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
   if (!args.tail.empty()) options.tail = topswops::read_tail(args.tail).tail(options.final);
+  options.engine =
+      args.engine == "lockstep" ? topswops::CpuEngine::lockstep : topswops::CpuEngine::dfs;
+  options.gpu_kernel =
+      args.gpu_kernel == "dfs" ? topswops::GpuKernel::dfs : topswops::GpuKernel::lockstep;
   JobSetup setup = setup_job(args.job, common, topswops::max_chunks);
   options.run = setup.options;
   const topswops::Solution s = topswops::solve(options, setup.target);
@@ -62,6 +66,16 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
                     "Look only for games of at least L steps (none found proves f(N) < L)");
   solve->add_option("--tail", args->tail,
                     "Journals of a finished `topswops tail N`: a tighter bound once card N lands");
+  solve
+      ->add_option("--engine", args->engine,
+                   "CPU engine: dfs (each thread its own search) | lockstep (the GPU's lockstep "
+                   "search on the host, with its lane use)")
+      ->check(CLI::IsMember({"dfs", "lockstep"}));
+  solve
+      ->add_option(
+          "--gpu-kernel", args->gpu_kernel,
+          "GPU kernel: lockstep (lanes refilled by their warp) | dfs (a thread per prefix)")
+      ->check(CLI::IsMember({"dfs", "lockstep"}));
   add_job_options(*solve, args->job);
   solve->callback([args, &common] { run_solve(*args, common); });
 }

@@ -40,11 +40,13 @@ Partial to_partial(const gpu::TopswopsChunkResult& r) {
   return p;
 }
 
-// One launch for every chunk of the batch.
-void run_batch(const Plan& plan, const std::vector<int>& batch, int target, const ChunkDone& done) {
+// Every chunk of the batch in one search on the device.
+void run_batch(const Plan& plan, const std::vector<int>& batch, int target, const ChunkDone& done,
+               GpuKernel kernel, std::uint64_t pass_budget) {
   const auto start = std::chrono::steady_clock::now();
   const gpu::TopswopsWork work = make_work(plan, batch, target);
-  const auto results = gpu::topswops_search(work);
+  const auto results = kernel == GpuKernel::dfs ? gpu::topswops_search(work)
+                                                : gpu::topswops_search_lockstep(work, pass_budget);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double prefixes = static_cast<double>(work.chunk_ends.back());
@@ -60,8 +62,8 @@ void run_batch(const Plan& plan, const std::vector<int>& batch, int target, cons
 }  // namespace
 
 void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
-                    const ChunkDone& done) {
-  if (!chunks.empty()) run_batch(plan, chunks, target, done);
+                    const ChunkDone& done, GpuKernel kernel, std::uint64_t pass_budget) {
+  if (!chunks.empty()) run_batch(plan, chunks, target, done, kernel, pass_budget);
 }
 
 std::uint64_t gpu_launch_floor(int n) {
@@ -70,7 +72,8 @@ std::uint64_t gpu_launch_floor(int n) {
 
 #else
 
-void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&) {
+void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&, GpuKernel,
+                    std::uint64_t) {
   throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
 }
 

@@ -1,15 +1,29 @@
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "host/topswops/cpu_engine.hpp"
 
 namespace piles::topswops {
 
-// The GPU engine: the same chunks as run_chunks_cpu, with the same results, in one launch (the
-// caller slices long runs). Throws in a build without CUDA.
+// The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below), and
+// `lockstep`, warps of lanes taking one unit of work per pass (core/topswops_lane.hpp). Both
+// stay until a GPU has measured them side by side.
+enum class GpuKernel { dfs, lockstep };
+
+// Passes of one lockstep launch. Between launches the lanes still searching are packed into as
+// few warps as hold them, which counts once the prefixes run out and warps thin; a launch costs
+// little beside (the lanes stay on the device, two counters come back), so this mostly bounds
+// how long one runs. Not yet tuned on a GPU.
+inline constexpr std::uint64_t lockstep_pass_budget = std::uint64_t{1} << 20;
+
+// The GPU engine: the same chunks as run_chunks_cpu, with the same results (the caller slices
+// long runs); pass_budget is the lockstep kernel's, 0 for no limit. Throws in a build without
+// CUDA.
 void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
-                    const ChunkDone& done);
+                    const ChunkDone& done, GpuKernel kernel = GpuKernel::lockstep,
+                    std::uint64_t pass_budget = lockstep_pass_budget);
 
 // The fewest prefixes worth one launch for n cards on the current device: two for every thread
 // it holds at once, so that the launch does not end with most of the device idle.

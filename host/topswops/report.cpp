@@ -85,6 +85,11 @@ nlohmann::json to_json(const Solution& s) {
       {"chunks_resumed", s.run.chunks_resumed}};
   if (s.tail.n != 0) j["tail"] = {{"from", s.tail.from}, {"cap", s.tail.cap(tail_target(s))}};
   if (s.run.shard) j["shard"] = s.run.shard->name();
+  if (s.lane_use)
+    j["lane_use"] = {{"warp_instructions_per_node", s.lane_use->instructions_per_node()},
+                     {"lane_use", s.lane_use->lane_use()},
+                     {"passes", s.lane_use->passes},
+                     {"launches", s.lane_use->launches}};
   if (s.run.stopped) {
     j["stopped"] = true;
     j["chunks_done"] = s.run.chunks_done;
@@ -131,6 +136,12 @@ std::string to_text(const Solution& s, bool quiet) {
     out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
                        s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0,
                        engine_text(s.target));
+    if (s.lane_use)
+      out += fmt::format(
+          "  lockstep       {:.1f} warp instructions per node, {:.2f} lane use ({} passes of "
+          "32 lanes, {} launches)\n",
+          s.lane_use->instructions_per_node(), s.lane_use->lane_use(),
+          group_digits(s.lane_use->passes), s.lane_use->launches);
     out += run_status_text(s.run);
   }
   return out;

@@ -13,7 +13,11 @@ namespace {
 
 // Topswops as a job: the plan's chunks in its rounds, each round searching from the longest
 // game found before it.
-job::Job make_job(const Plan& plan) {
+// Passes per launch of the lockstep CPU engine: launches end and resume often enough that every
+// run goes through the parking of open lanes, as the GPU's do.
+constexpr std::uint64_t lockstep_passes = 1 << 16;
+
+job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_use) {
   job::Job j;
   j.identity = plan.identity();
   j.chunk_count = static_cast<job::Chunk>(plan.chunk_count);
@@ -37,8 +41,8 @@ job::Job make_job(const Plan& plan) {
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     partial_from_json(payload, plan.n, where);
   };
-  j.run = [&plan](const std::vector<job::Chunk>& chunks, int target, const RunTarget& run,
-                  const job::ChunkDone& done) {
+  j.run = [&plan, &options, &lane_use](const std::vector<job::Chunk>& chunks, int target,
+                                       const RunTarget& run, const job::ChunkDone& done) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
       if (chunk != 0)
         return done(static_cast<job::Chunk>(chunk), partial_to_json(partial), seconds);
@@ -47,10 +51,14 @@ job::Job make_job(const Plan& plan) {
       done(0, partial_to_json(with_top), seconds);
     };
     const std::vector<int> ids(chunks.begin(), chunks.end());
-    if (run.backend == Backend::gpu)
-      run_chunks_gpu(plan, ids, target, found);
-    else
+    if (run.backend == Backend::gpu) {
+      run_chunks_gpu(plan, ids, target, found, options.gpu_kernel);
+    } else if (options.engine == CpuEngine::lockstep) {
+      const LockstepOptions lockstep{lockstep_passes, run.threads, run.threads};
+      run_chunks_lockstep(plan, ids, target, lockstep, found, &lane_use);
+    } else {
       run_chunks_cpu(plan, ids, target, run.threads, found);
+    }
   };
   return j;
 }
@@ -77,8 +85,11 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
   const Plan plan = make_plan(options.n, options.final, options.bound, options.tail);
-  Solution s = make_solution(plan, options.bound, job::run(make_job(plan), options.run, run));
+  LaneUse lane_use;
+  Solution s = make_solution(plan, options.bound,
+                             job::run(make_job(plan, options, lane_use), options.run, run));
   s.target = run;
+  if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep) s.lane_use = lane_use;
   return s;
 }
 
@@ -97,7 +108,10 @@ Solution merge(const std::vector<std::string>& journals) {
               p.at("tail").at("longest").get<std::vector<int>>()};
   });
   const Plan plan = make_plan(n, final, start_target, tail);
-  Solution s = make_solution(plan, std::nullopt, job::merge(make_job(plan), journals));
+  const SolveOptions options;
+  LaneUse unused;
+  Solution s =
+      make_solution(plan, std::nullopt, job::merge(make_job(plan, options, unused), journals));
   s.target.device = "merge";
   return s;
 }

@@ -6,18 +6,27 @@
 
 #include "host/common/backend.hpp"
 #include "host/job/driver.hpp"
+#include "host/topswops/gpu_engine.hpp"
+#include "host/topswops/lockstep_engine.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/plan.hpp"
 
 namespace piles::topswops {
 
-// What to solve; how it runs (journal, shard, MPI, slices, time limit, progress) is the job
-// driver's.
+// The CPU engines: `dfs`, each thread searching whole prefixes depth first (the fast one), and
+// `lockstep`, the GPU's lockstep search run on the host (slower: it is there to test the GPU's
+// algorithm and to measure its lane use).
+enum class CpuEngine { dfs, lockstep };
+
+// What to solve, and with which engine; how it runs (journal, shard, MPI, slices, time limit,
+// progress) is the job driver's. Every engine gives the same chunks, so journals mix freely.
 struct SolveOptions {
   int n = 0;
   Final final = Final::any;
   std::optional<int> bound;  // --bound L
   Tail tail;                 // --tail: from a finished `topswops tail` run
+  CpuEngine engine = CpuEngine::dfs;
+  GpuKernel gpu_kernel = GpuKernel::lockstep;
   job::Options run;
 };
 
@@ -32,6 +41,7 @@ struct Solution {
   std::uint64_t nodes_computed = 0;  // by this process (the rate is taken over these)
   double seconds = 0;
   RunTarget target;
+  std::optional<LaneUse> lane_use;  // the lockstep CPU engine's warp model, this process's part
 };
 
 // Runs the search (or its shard) through the job driver, on either engine. Under MPI every rank

@@ -1,0 +1,134 @@
+// What a warp of the GPU's Topswops search issues, measured on the host: the lockstep search
+// (core/topswops_lane.hpp: one unit per lane per pass, lanes refilled by their warp) and the
+// dfs kernel's per-thread search replayed the same way (a warp runs each lane's flips until
+// its slowest lane is done), over the rounds of `topswops solve N`. Each pass issues every kind
+// of unit that any lane takes once, at its cost in PTX instructions (host/topswops/lane_costs.hpp,
+// from scripts/lane-costs); lane use is the instructions the lanes needed over 32 times those
+// the warps issued. Both runs must give the CPU engine's chunks. The record goes to
+// results/bench/topswops_lane_use.md.
+//
+//   bench_lane_use [--from N] [--to N] [--warps W] [--threads T] [--out FILE]
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "build_info.hpp"
+#include "host/topswops/lockstep_engine.hpp"
+
+namespace {
+
+namespace ts = piles::topswops;
+
+using Chunks = std::map<int, ts::Partial>;
+
+Chunks run(const ts::Plan& plan, const std::vector<int>& chunks, int target,
+           const ts::LockstepOptions* lockstep, ts::LaneUse* use) {
+  Chunks out;
+  const ts::ChunkDone done = [&](int chunk, const ts::Partial& p, double) {
+    out.emplace(chunk, p);
+  };
+  if (lockstep)
+    ts::run_chunks_lockstep(plan, chunks, target, *lockstep, done, use);
+  else
+    ts::run_chunks_cpu(plan, chunks, target, omp_get_max_threads(), done);
+  return out;
+}
+
+struct Figures {
+  ts::LaneUse lockstep, per_thread;
+  std::uint64_t nodes = 0;
+  bool same = true;
+};
+
+// Every round of the solve, from the targets the CPU engine's earlier rounds give.
+Figures measure(int n, int warps, int threads) {
+  const ts::Plan plan = ts::make_plan(n, ts::Final::any, {});
+  ts::LockstepOptions lockstep{0, warps, threads, ts::Schedule::by_unit};
+  ts::LockstepOptions per_thread = lockstep;
+  per_thread.schedule = ts::Schedule::per_thread;
+  Figures f;
+  int target = plan.start_target;
+  for (int r = 0; r < plan.round_count(); ++r) {
+    const auto chunks = plan.chunks_of_round(r);
+    const Chunks cpu = run(plan, chunks, target, nullptr, nullptr);
+    f.same = f.same && run(plan, chunks, target, &lockstep, &f.lockstep) == cpu &&
+             run(plan, chunks, target, &per_thread, &f.per_thread) == cpu;
+    for (const auto& [c, p] : cpu) {
+      target = std::max(target, p.best);
+      f.nodes += p.total_nodes();
+    }
+  }
+  return f;
+}
+
+std::string today() {
+  const auto now = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  const std::chrono::year_month_day ymd{now};
+  return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()),
+                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+}
+
+std::string unit_mix(const ts::LaneUse& u) {
+  const double nodes = static_cast<double>(u.nodes);
+  return fmt::format("{:.2f} / {:.2f} / {:.2f} / {:.2f}", u.units[ts::lockstep::choose] / nodes,
+                     u.units[ts::lockstep::flip] / nodes, u.units[ts::lockstep::block] / nodes,
+                     u.units[ts::lockstep::ret] / nodes);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Warp instructions per node and lane use of the GPU's Topswops searches"};
+  int from = 11, to = 14, warps = 16, threads = omp_get_num_procs();
+  std::string out = "results/bench/topswops_lane_use.md";
+  app.add_option("--from", from, "Smallest n")->check(CLI::Range(2, 16));
+  app.add_option("--to", to, "Largest n")->check(CLI::Range(2, 16));
+  app.add_option("--warps", warps, "Warps of a launch")->check(CLI::PositiveNumber);
+  app.add_option("--threads", threads, "Host threads running them")->check(CLI::PositiveNumber);
+  app.add_option("--out", out, "Record file");
+  CLI11_PARSE(app, argc, argv);
+
+  const auto& c = ts::lane_costs;
+  std::string body = fmt::format(
+      "_made by `bench_lane_use --from {} --to {} --warps {}`; piles {}; {}; unit costs in PTX "
+      "instructions: choose {}, flip {}, block {}, land {}, return {}, refill {}_\n\n"
+      "| n | nodes | lockstep: warp instructions per node | lockstep: lane use | per-thread: warp "
+      "instructions per node | per-thread: lane use | per node: choices / flips / blocks / "
+      "returns | result |\n|---:|---:|---:|---:|---:|---:|---|---|\n",
+      from, to, warps, piles::version, today(), c.unit[0], c.unit[1], c.unit[2], c.unit[3],
+      c.unit[4], c.refill);
+  bool all_same = true;
+  for (int n = from; n <= to; ++n) {
+    const Figures f = measure(n, warps, threads);
+    all_same = all_same && f.same;
+    const std::string row =
+        fmt::format("| {} | {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {} | {} |\n", n, f.nodes,
+                    f.lockstep.instructions_per_node(), f.lockstep.lane_use(),
+                    f.per_thread.instructions_per_node(), f.per_thread.lane_use(),
+                    unit_mix(f.lockstep), f.same ? "equal" : "DIFFER");
+    fmt::print("{}", row);
+    std::fflush(stdout);
+    body += row;
+  }
+  body +=
+      "\nBoth searches visit the CPU engine's nodes (every chunk equal, nodes per level "
+      "included). Per node, a lane takes one choice per child tried, its flips, a fixed-block "
+      "check where the flip puts card h in place, one landing and one return. The per-thread "
+      "row replays the dfs kernel's order on the same units: while any lane of the warp is "
+      "flipping, the others wait.\n";
+  const std::filesystem::path path(out);
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << "# Topswops on the GPU: warp instructions per node and lane use\n\n"
+                      << body;
+  fmt::print("record written to {}\n", out);
+  return all_same ? 0 : 1;
+}

@@ -1,0 +1,214 @@
+#pragma once
+
+#include <cstdint>
+
+#include "core/topswops.hpp"
+
+// The forward search of core/topswops.hpp cut into units of work, for a warp whose 32 lanes each
+// search their own subtree in lockstep. A thread that runs search_below keeps about one lane in
+// nine busy: after a choice each lane makes 0 to ~20 flips and the warp waits for the slowest.
+// Here a lane's search is a state machine: each pass of the warp, every lane takes exactly one
+// unit (one choice, one flip, one fixed-block check, one landing of a child, one return), so
+// lanes taking different units diverge for one unit, not for a whole loop, and a lane whose
+// subtree is done takes the next one at once. The GPU kernel and the host's lockstep engine run
+// this same code; the nodes it counts and the games it reports are those of search_below.
+namespace piles::topswops::lockstep {
+
+// The unit a lane takes at its next pass. `idle`: waiting for work; `done`: no work is left.
+enum Unit : std::int32_t { choose, flip, block, land, ret, idle, done };
+inline constexpr int unit_kinds = 5;  // choose..ret, the units that do work
+
+// Where a lane's subtree starts: a node at level `base` with its choices still to open, the
+// cards chosen above it in `start`, the chunk it counts for.
+template <int W>
+struct Seed {
+  Frame<W> f;
+  Deck<W> start;
+  std::uint32_t chunk;
+};
+
+// The seed of a prefix (its choices from the root, as the plan keeps them), replayed.
+template <int W>
+PILES_HD Seed<W> seed_of(const Problem& p, const std::uint8_t* choices, int depth,
+                         std::uint32_t chunk) {
+  Seed<W> s;
+  s.f = replay<W>(p, choices, depth, s.start);
+  s.chunk = chunk;
+  return s;
+}
+
+// One lane: the node whose choices are tried (f, blank on top), the child being played after
+// choice k (play, steps, h), and the search's own target, which rises with the games it finds
+// (as in search_below). The frames between the subtree's top and f are kept apart, in a stack
+// indexed by level (base..level-1): an array indexed at run time goes to local memory on the
+// GPU, and inside this struct it would take every field there with it.
+template <int W>
+struct Lane {
+  Frame<W> f;
+  Deck<W> play;
+  std::int32_t steps, h, k;
+  std::int32_t level, base, target;
+  std::int32_t next;
+  std::uint32_t chunk;
+  Deck<W> start;
+};
+
+// A lane stopped by the end of a launch, with its stack, to be taken by a lane of the next one.
+// Parked whole, a child half played included, it resumes at the unit it stopped at: every
+// launch moves each lane it takes on, however small its budget of passes.
+template <int W>
+struct Parked {
+  Lane<W> lane;
+  SavedFrame<W> stack[max_n];
+};
+
+template <int W>
+PILES_HD void park(Parked<W>& out, const Lane<W>& a, const SavedFrame<W>* stack) {
+  out.lane = a;
+  for (int l = a.base; l < a.level; ++l) out.stack[l] = stack[l];
+}
+
+template <int W>
+PILES_HD void unpark(Lane<W>& a, SavedFrame<W>* stack, const Parked<W>& in) {
+  a = in.lane;
+  for (int l = a.base; l < a.level; ++l) stack[l] = in.stack[l];
+}
+
+// The next unit at f: its choices pruned at the current target, then a choice or a return; a
+// return at the subtree's top ends the lane's work.
+template <int W>
+PILES_TOPSWOPS_HOT void after_choice(Lane<W>& a, const Problem& p) {
+  prune_choices(a.f, p, a.target);
+  a.next = a.f.todo ? choose : a.level == a.base ? idle : ret;
+}
+
+// Starts a lane on a seed's subtree, at `target`.
+template <int W>
+PILES_TOPSWOPS_HOT void load(Lane<W>& a, const Seed<W>& s, int level, int target,
+                             const Problem& p) {
+  a.f = s.f;
+  a.start = s.start;
+  a.chunk = s.chunk;
+  a.level = a.base = level;
+  a.target = target;
+  open_choices(a.f);
+  after_choice(a, p);
+}
+
+// One flip of the deck being played: on the GPU the packed words (two byte swaps and a
+// funnel shift: 45 PTX instructions for two words, where reversing by byte permutes with the
+// words picked by selects took 78), on the host the machine's fastest flip.
+template <int W>
+PILES_TOPSWOPS_HOT void flip_play(Deck<W>& d) {
+#if defined(__CUDA_ARCH__)
+  flip_words(d, d.top());
+#else
+  Playing<W> playing(d);
+  playing.flip_top();
+  d = playing.deck();
+#endif
+}
+
+// The unit a warp runs in a pass: the one most of its lanes want (the later unit on a tie).
+// The other lanes wait, so the warp issues one unit's code per pass, for as many lanes as it
+// can: lanes that wait pile up in the same units, and the dear ones (the fixed block, a
+// landing) run for many lanes at once. Each lane offers vote_key(the lanes wanting its unit,
+// its unit) and the largest key wins: on the GPU a match, a population count and a reduction.
+PILES_HD inline unsigned vote_key(int lanes, int unit) {
+  return static_cast<unsigned>(lanes) << 3 | static_cast<unsigned>(unit);
+}
+PILES_HD inline int voted_unit(unsigned key) {
+  return static_cast<int>(key & 7);
+}
+
+#if defined(__CUDACC__)
+// The unit of this pass, for a warp whose every lane calls it.
+__device__ __forceinline__ int pass_unit(std::int32_t next) {
+  const unsigned same = __match_any_sync(~0u, next);
+  const unsigned key = next < idle ? vote_key(__popc(same), next) : 0u;
+  return voted_unit(__reduce_max_sync(~0u, key));
+}
+#endif
+
+// A game the lane's child ends: its start deck from the stack, its final deck, to the sink.
+// Rare, so kept out of line, and given the lane's fields by value: a reference would take the
+// lane's address, and with it the whole lane to local memory on the GPU.
+#if defined(__CUDACC__)
+#define PILES_TOPSWOPS_COLD __host__ __device__ __noinline__
+#else
+#define PILES_TOPSWOPS_COLD __attribute__((noinline))
+#endif
+
+template <int W, class Sink>
+PILES_TOPSWOPS_COLD void report(Deck<W> start, Frame<W> f, int k, int base, int level,
+                                std::uint32_t chunk, const SavedFrame<W>* stack, int n, Deck<W> end,
+                                int steps, Sink sink) {
+  start = stack_start(start, stack, base, level, f.unused);
+  record_choice(start, f, k);
+  const Deck<W> final_deck = settle_blanks(end, start, n);
+  sink.game(chunk, steps, start, final_deck);
+}
+
+// Sink: node(chunk, level) for every node made, game(chunk, steps, start, final) for every game
+// reaching the lane's target; a small object of pointers, copied into the report.
+template <int W, class Sink>
+PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
+                             const Deck<W>& sorted, Sink& sink) {
+  switch (a.next) {
+    case choose: {
+      const int k = bits::trailing_zeros32(a.f.todo);
+      a.f.todo &= a.f.todo - 1;
+      // Knuth's quick look for k = h before any flip (play_choice).
+      if (k == a.f.h &&
+          a.f.steps + 1 + p.bound[a.f.h - settled_by_flip(a.f.deck, a.f.h)] < a.target)
+        return after_choice(a, p);
+      a.k = k;
+      a.play = a.f.deck;
+      a.play.w[0] = (a.play.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
+      a.steps = a.f.steps;
+      a.h = a.f.h;
+      a.next = flip;
+      return;
+    }
+    case flip: {
+      const int top = a.play.top();
+      flip_play(a.play);
+      ++a.steps;
+      a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
+      return;
+    }
+    case block: {
+      a.h = fixed_block_words(a.play, p.n);
+      if (a.steps + p.bound[a.h] < a.target || (p.sorted && unsettled(a.play, sorted) > a.h))
+        return after_choice(a, p);
+      a.next = is_blank(a.play.top()) ? land : flip;
+      return;
+    }
+    case land: {
+      Frame<W> c;
+      c.deck = a.play;
+      c.steps = a.steps;
+      c.h = a.h;
+      c.unused = a.f.unused & ~(1u << a.k);
+      const int level = a.level + 1;
+      sink.node(a.chunk, level);
+      if ((level == p.n - 1 || p.sorted) && c.steps >= a.target &&
+          (!p.sorted || known_in_place(c.deck, sorted))) {
+        report(a.start, a.f, a.k, a.base, a.level, a.chunk, stack, p.n, c.deck, c.steps, sink);
+        if constexpr (!keeps_target<Sink>) a.target = c.steps;
+      }
+      if (level == p.n - 1) return after_choice(a, p);
+      stack[a.level++] = save(a.f);
+      a.f = c;
+      open_choices(a.f);
+      return after_choice(a, p);
+    }
+    case ret:
+      a.f = restore(stack[--a.level]);
+      return after_choice(a, p);
+    default:
+      return;
+  }
+}
+
+}  // namespace piles::topswops::lockstep

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <array>
+
+#include "core/topswops_lane.hpp"
+
+namespace piles::topswops {
+
+// Device instructions of each unit of the lockstep search (choose, flip, block, land, ret) and
+// of a refill (ballot, counter, shuffle, taking a seed) and a pass's vote, for a deck of two words:
+// the PTX for sm_90 of bench/lane_costs_probe.cu, one probe kernel per unit, without the probe's
+// own loads and stores of the lane (registers in the kernel), counted by scripts/lane-costs, which
+// prints these figures. Both sides of a branch inside a unit count, as a warp whose lanes part
+// there issues both. The host lockstep engine's warp model weighs units by them.
+struct UnitCosts {
+  std::array<int, lockstep::unit_kinds> unit;
+  int refill;
+  int vote;  // of a pass run by unit (lockstep::pass_unit)
+};
+
+inline constexpr UnitCosts lane_costs{{62, 53, 219, 85, 28}, 54, 9};
+
+}  // namespace piles::topswops

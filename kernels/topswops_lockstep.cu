@@ -1,0 +1,204 @@
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "core/topswops.hpp"
+#include "core/topswops_lane.hpp"
+#include "kernels/cuda_check.cuh"
+#include "kernels/device_buffer.cuh"
+#include "kernels/launch.cuh"
+#include "kernels/topswops_search.hpp"
+#include "kernels/topswops_sink.cuh"
+
+namespace piles::gpu {
+namespace {
+
+using topswops::Deck;
+using topswops::max_n;
+using topswops::SavedFrame;
+using topswops::lockstep::Lane;
+using topswops::lockstep::Parked;
+using topswops::lockstep::Seed;
+using topswops_sink::ChunkTotals;
+using topswops_sink::DeviceSink;
+using topswops_sink::Totals;
+namespace lockstep = topswops::lockstep;
+
+constexpr int block_threads = 128;
+constexpr unsigned full_warp = ~0u;
+
+// One launch: items [0, open_count) are the lanes parked by the launch before, the rest the
+// seeds not taken yet; lanes still searching after pass_budget passes go to `parked`.
+template <int W>
+struct LockstepLaunch {
+  int n, depth, target;
+  bool sorted;
+  const std::int32_t* bound;
+  const int* record_min;  // per chunk: games shorter than this are not recorded
+  const Parked<W>* open;
+  std::uint64_t open_count;
+  const Seed<W>* seeds;
+  std::uint64_t seed_count;
+  std::uint64_t pass_budget;
+  unsigned long long* next_item;
+  Parked<W>* parked;
+  unsigned long long* parked_count;
+  Totals<W> totals;
+};
+
+// A lane's sink: its node counts for the chunk it searches, added to the chunk's whenever the
+// lane leaves that work; its games go straight to the chunk's totals. The counts are indexed by
+// level at run time, so they live in local memory: an array of their own, since a struct
+// holding them would take the pointers beside them there too.
+template <int W>
+struct LaneSink {
+  std::uint64_t* nodes;  // max_n levels
+  const int* record_min;
+  Totals<W> totals;
+
+  __device__ __forceinline__ void node(std::uint32_t, int level) { ++nodes[level]; }
+  __device__ __forceinline__ void game(std::uint32_t chunk, int steps, const Deck<W>& start,
+                                       const Deck<W>& final_deck) {
+    DeviceSink<W>{chunk, record_min[chunk], totals}.leaf(steps, start, final_deck);
+  }
+  __device__ __forceinline__ void flush(std::uint32_t chunk, int depth, int n) {
+    topswops_sink::add_nodes(totals.nodes + chunk * max_n, nodes, depth, n);
+    for (int l = depth + 1; l < n; ++l) nodes[l] = 0;
+  }
+};
+
+template <int W>
+__global__ void __launch_bounds__(block_threads) lockstep_kernel(LockstepLaunch<W> a) {
+  __shared__ std::int32_t bound[max_n + 1];
+  for (int i = threadIdx.x; i <= a.n; i += blockDim.x) bound[i] = a.bound[i];
+  __syncthreads();
+  const topswops::Problem problem{a.n, a.sorted, bound};
+  const Deck<W> sorted = topswops::sorted_deck<W>(a.n);
+  const unsigned lane_id = threadIdx.x % 32, lanes_below = (1u << lane_id) - 1;
+  const std::uint64_t items = a.open_count + a.seed_count;
+  std::uint64_t nodes[max_n] = {};
+  LaneSink<W> sink{nodes, a.record_min, a.totals};
+  // The thread's lane, a local variable kept in registers between passes; its stack apart.
+  Lane<W> lane;
+  SavedFrame<W> stack[max_n];
+  lane.next = lockstep::idle;
+  lane.chunk = 0;
+  for (std::uint64_t pass = 0; pass < a.pass_budget; ++pass) {
+    // The warp's idle lanes take the next items with one atomic, in lane order.
+    const bool wants = lane.next == lockstep::idle;
+    const unsigned wanting = __ballot_sync(full_warp, wants);
+    if (wanting) {
+      const int first = __ffs(static_cast<int>(wanting)) - 1;
+      unsigned long long base = 0;
+      if (static_cast<int>(lane_id) == first)
+        base = atomicAdd(a.next_item, static_cast<unsigned long long>(__popc(wanting)));
+      base = __shfl_sync(full_warp, base, first);
+      if (wants) {
+        sink.flush(lane.chunk, a.depth, a.n);
+        const std::uint64_t i = base + __popc(wanting & lanes_below);
+        if (i < a.open_count)
+          lockstep::unpark(lane, stack, a.open[i]);
+        else if (i < items)
+          lockstep::load(lane, a.seeds[i - a.open_count], a.depth, a.target, problem);
+        else
+          lane.next = lockstep::done;
+      }
+    }
+    if (__all_sync(full_warp, lane.next == lockstep::done)) break;
+    // One unit per pass for the whole warp: the one most lanes want; the others wait.
+    const int unit = lockstep::pass_unit(lane.next);
+    if (lane.next == unit) lockstep::step(lane, stack, problem, sorted, sink);
+  }
+  sink.flush(lane.chunk, a.depth, a.n);
+  if (lane.next < lockstep::idle)
+    lockstep::park(a.parked[atomicAdd(a.parked_count, 1ull)], lane, stack);
+}
+
+// The subtree of every prefix of `work`, replayed, with its chunk.
+template <int W>
+std::vector<Seed<W>> seeds_of(const TopswopsWork& work) {
+  const topswops::Problem problem{work.n, work.sorted, work.bound.data()};
+  std::vector<Seed<W>> seeds(work.chunk_ends.back());
+  std::uint64_t i = 0;
+  for (std::size_t c = 0; c < work.chunk_ends.size(); ++c)
+    for (; i < work.chunk_ends[c]; ++i)
+      seeds[i] = lockstep::seed_of<W>(problem, work.choices.data() + i * work.depth, work.depth,
+                                      static_cast<std::uint32_t>(c));
+  return seeds;
+}
+
+// Launches until every prefix of `work` is searched; record_min[c] is the shortest game worth
+// recording in chunk c. Returns the results and, per chunk, whether its games overflowed the
+// buffer.
+template <int W>
+std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
+                                            const std::vector<int>& record_min,
+                                            std::vector<bool>& overflowed,
+                                            std::uint64_t pass_budget) {
+  const std::uint64_t seed_count = work.chunk_ends.back();
+  DeviceBuffer<Seed<W>> seeds(seeds_of<W>(work));
+  DeviceBuffer<std::int32_t> bound(work.bound);
+  DeviceBuffer<int> mins(record_min);
+  DeviceBuffer<unsigned long long> counters(2);  // the next item, the lanes parked
+  ChunkTotals<W> totals(static_cast<int>(work.chunk_ends.size()));
+  // No launch has more lanes than the device holds at once, so none parks more.
+  const std::uint64_t resident = resident_blocks(lockstep_kernel<W>, block_threads);
+  DeviceBuffer<Parked<W>> open(resident * block_threads), parked(resident * block_threads);
+  std::uint64_t open_count = 0, seeds_taken = 0;
+  while (open_count > 0 || seeds_taken < seed_count) {
+    const std::uint64_t items = open_count + (seed_count - seeds_taken);
+    const int grid = static_cast<int>(std::min(blocks_for(items, block_threads), resident));
+    counters.fill_zero();
+    const LockstepLaunch<W> a{work.n,
+                              work.depth,
+                              work.target,
+                              work.sorted,
+                              bound.data(),
+                              mins.data(),
+                              open.data(),
+                              open_count,
+                              seeds.data() + seeds_taken,
+                              seed_count - seeds_taken,
+                              pass_budget,
+                              counters.data(),
+                              parked.data(),
+                              counters.data() + 1,
+                              totals.view()};
+    lockstep_kernel<W><<<grid, block_threads>>>(a);
+    PILES_CUDA_CHECK_LAUNCH();
+    PILES_CUDA_CHECK(cudaDeviceSynchronize());
+    unsigned long long counts[2];
+    counters.copy_to(counts, 2);
+    // Every lane takes an item at its first pass, and the grid has a lane for each open one
+    // (each was parked by one lane of at most `resident` blocks), so all open lanes were taken:
+    // the items taken past them are the next seeds.
+    seeds_taken += std::min<std::uint64_t>(counts[0], items) - open_count;
+    open_count = counts[1];
+    std::swap(open, parked);
+  }
+  return totals.collect(work.n, overflowed);
+}
+
+template <int W>
+std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t pass_budget) {
+  return topswops_sink::search_chunks(
+      work, [pass_budget](const TopswopsWork& part, const std::vector<int>& record_min,
+                          std::vector<bool>& overflowed) {
+        return launch_all<W>(part, record_min, overflowed, pass_budget);
+      });
+}
+
+}  // namespace
+
+std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
+                                                          std::uint64_t pass_budget) {
+  const std::uint64_t budget =
+      pass_budget == 0 ? std::numeric_limits<std::uint64_t>::max() : pass_budget;
+  return topswops::words_for(work.n) == 2 ? search<2>(work, budget) : search<3>(work, budget);
+}
+
+}  // namespace piles::gpu

@@ -1,0 +1,203 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "host/topswops/lockstep_engine.hpp"
+#include "host/topswops/published.hpp"
+#include "host/topswops/solve.hpp"
+#include "host/topswops/tail_job.hpp"
+#include "kernels/topswops_search.hpp"
+#include "tests/support/run_piles.hpp"
+#include "tests/support/targets.hpp"
+
+namespace ts = piles::topswops;
+using piles::testing::run_piles;
+
+namespace {
+
+using Chunks = std::map<int, ts::Partial>;
+
+Chunks run_cpu(const ts::Plan& plan, const std::vector<int>& chunks, int target) {
+  Chunks out;
+  ts::run_chunks_cpu(plan, chunks, target, 2,
+                     [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); });
+  return out;
+}
+
+Chunks run_lockstep(const ts::Plan& plan, const std::vector<int>& chunks, int target,
+                    const ts::LockstepOptions& options, ts::LaneUse* use = nullptr) {
+  Chunks out;
+  ts::run_chunks_lockstep(
+      plan, chunks, target, options,
+      [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); }, use);
+  return out;
+}
+
+// Every chunk of every round, each round from the target the CPU's earlier rounds give: the
+// lockstep engine's partials (best, count, decks, nodes per level) equal the CPU engine's.
+void expect_same_chunks(const ts::Plan& plan, const ts::LockstepOptions& options) {
+  int target = plan.start_target;
+  ts::LaneUse use;
+  std::uint64_t nodes = 0;
+  for (int r = 0; r < plan.round_count(); ++r) {
+    const auto chunks = plan.chunks_of_round(r);
+    const Chunks cpu = run_cpu(plan, chunks, target);
+    const Chunks lockstep = run_lockstep(plan, chunks, target, options, &use);
+    ASSERT_EQ(lockstep.size(), chunks.size());
+    for (int c : chunks)
+      ASSERT_EQ(lockstep.at(c), cpu.at(c))
+          << "n " << plan.n << " " << ts::final_name(plan.final) << " chunk " << c << " budget "
+          << options.pass_budget << " warps " << options.warps;
+    for (const auto& [c, p] : cpu) {
+      target = std::max(target, p.best);
+      nodes += p.total_nodes();
+    }
+  }
+  // Each landing makes one node; the lanes need no more than the warps issue.
+  EXPECT_EQ(use.nodes, nodes);
+  EXPECT_EQ(use.units[ts::lockstep::land], nodes);
+  EXPECT_LE(use.lane_instructions, 32 * use.warp_instructions);
+  if (options.pass_budget) EXPECT_GE(use.launches, 1u);
+}
+
+ts::LockstepOptions budget(std::uint64_t passes, int warps = 1, int threads = 1) {
+  ts::LockstepOptions o;
+  o.pass_budget = passes;
+  o.warps = warps;
+  o.threads = threads;
+  return o;
+}
+
+// Every game a search reports, longest first kept.
+template <int W>
+struct Games {
+  int n;
+  int best = -1;
+  std::set<std::pair<std::vector<int>, std::vector<int>>> decks;
+  void leaf(int steps, const ts::Deck<W>& start, const ts::Deck<W>& final_deck) {
+    if (steps < best) return;
+    if (steps > best) decks.clear();
+    best = steps;
+    decks.insert({ts::to_cards(start, n), ts::to_cards(final_deck, n)});
+  }
+};
+
+template <int W>
+struct LaneGames {
+  Games<W>& games;
+  std::uint64_t* nodes;
+  void node(std::uint32_t, int level) { ++nodes[level]; }
+  void game(std::uint32_t, int steps, const ts::Deck<W>& start, const ts::Deck<W>& final_deck) {
+    games.leaf(steps, start, final_deck);
+  }
+};
+
+// One lane stepped from the root to the end, on decks of W words (three words for any n, so
+// that the GPU's three-word lane code runs here at small sizes): the nodes per level and the
+// games of search_below, from f(n-1).
+template <int W>
+void expect_lane_like_search_below(int n, bool sorted) {
+  const int* values = sorted ? ts::published::longest_sorted.data() : ts::published::longest.data();
+  std::vector<std::int32_t> bound(values, values + n);
+  bound.push_back(ts::no_bound);
+  const ts::Problem p{n, sorted, bound.data()};
+  const int target = values[n - 1];
+  ts::Deck<W> start;
+  const ts::Frame<W> root = ts::replay<W>(p, nullptr, 0, start);
+  std::uint64_t expected[ts::max_n] = {}, nodes[ts::max_n] = {};
+  Games<W> reference{n};
+  ts::search_below(p, root, 0, start, target, expected, reference);
+
+  Games<W> games{n};
+  LaneGames<W> sink{games, nodes};
+  ts::lockstep::Lane<W> lane;
+  ts::SavedFrame<W> stack[ts::max_n];
+  ts::lockstep::load(lane, ts::lockstep::Seed<W>{root, start, 0}, 0, target, p);
+  const ts::Deck<W> sorted_deck = ts::sorted_deck<W>(n);
+  while (lane.next < ts::lockstep::idle) ts::lockstep::step(lane, stack, p, sorted_deck, sink);
+  EXPECT_EQ(std::vector<std::uint64_t>(nodes, nodes + n),
+            std::vector<std::uint64_t>(expected, expected + n))
+      << "n " << n << " W " << W << (sorted ? " sorted" : "");
+  EXPECT_EQ(games.best, reference.best) << "n " << n << " W " << W;
+  EXPECT_EQ(games.decks, reference.decks) << "n " << n << " W " << W;
+  EXPECT_EQ(reference.best, values[n]);
+}
+
+}  // namespace
+
+TEST(TopswopsLockstep, EveryChunkMatchesTheCpuEngine) {
+  for (ts::Final final : {ts::Final::any, ts::Final::sorted})
+    for (int n = 2; n <= 12; ++n) expect_same_chunks(ts::make_plan(n, final, {}), budget(0, 2, 2));
+}
+
+TEST(TopswopsLockstep, EveryPassBudgetGivesTheSameChunks) {
+  // A budget of one pass parks every lane after each unit; seven parks them mid-play.
+  for (ts::Final final : {ts::Final::any, ts::Final::sorted}) {
+    for (int n : {7, 8}) expect_same_chunks(ts::make_plan(n, final, {}), budget(1));
+    for (int n : {9, 10}) expect_same_chunks(ts::make_plan(n, final, {}), budget(7, 3, 2));
+    for (int n : {11, 12}) expect_same_chunks(ts::make_plan(n, final, {}), budget(1000, 2, 2));
+  }
+}
+
+TEST(TopswopsLockstep, OneLaneSearchesLikeSearchBelowOnTwoAndThreeWordDecks) {
+  for (bool sorted : {false, true})
+    for (int n = 4; n <= 11; ++n) {
+      expect_lane_like_search_below<2>(n, sorted);
+      expect_lane_like_search_below<3>(n, sorted);
+    }
+}
+
+TEST(TopswopsLockstep, TailedSearchesMatchTheCpuEngine) {
+  ts::TailOptions o;
+  o.n = 11;
+  o.run.quiet = true;
+  const ts::TailResult tail = ts::run_tail(o, piles::testing::cpu(2));
+  for (ts::Final final : {ts::Final::any, ts::Final::sorted})
+    expect_same_chunks(ts::make_plan(11, final, {}, tail.tail(final)), budget(100, 2, 2));
+}
+
+TEST(TopswopsLockstep, PerThreadScheduleSearchesTheSameAndUsesFewerLanes) {
+  const ts::Plan plan = ts::make_plan(10, ts::Final::any, {});
+  ts::LockstepOptions per_thread = budget(0);
+  per_thread.schedule = ts::Schedule::per_thread;
+  expect_same_chunks(plan, per_thread);
+  ts::LaneUse lockstep_use, per_thread_use;
+  const auto all = plan.chunks_of_round(plan.round_count() - 1);
+  run_lockstep(plan, all, ts::published::longest[10], budget(0), &lockstep_use);
+  run_lockstep(plan, all, ts::published::longest[10], per_thread, &per_thread_use);
+  EXPECT_EQ(lockstep_use.nodes, per_thread_use.nodes);
+  // Waiting for the slowest lane's flips can only cost passes.
+  EXPECT_GT(per_thread_use.passes, lockstep_use.passes);
+}
+
+TEST(TopswopsLockstep, SolveWithTheLockstepEngineGivesThePublishedAnswer) {
+  for (ts::Final final : {ts::Final::any, ts::Final::sorted}) {
+    ts::SolveOptions o;
+    o.n = 11;
+    o.final = final;
+    o.run.quiet = true;
+    const ts::Solution dfs = ts::solve(o, piles::testing::cpu(2));
+    o.engine = ts::CpuEngine::lockstep;
+    const ts::Solution lockstep = ts::solve(o, piles::testing::cpu(2));
+    EXPECT_EQ(lockstep.result, dfs.result);
+    EXPECT_EQ(lockstep.result.best, final == ts::Final::sorted ? ts::published::longest_sorted[11]
+                                                               : ts::published::longest[11]);
+    ASSERT_TRUE(lockstep.lane_use);
+    EXPECT_FALSE(dfs.lane_use);
+    EXPECT_EQ(lockstep.lane_use->nodes + ts::make_plan(11, final, {}).top.total_nodes(),
+              lockstep.result.total_nodes());
+  }
+}
+
+TEST(TopswopsLockstep, CommandLineReportsLaneUse) {
+  const auto r = run_piles("topswops solve 10 --engine lockstep --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j.at("max_steps"), ts::published::longest[10]);
+  EXPECT_GT(j.at("lane_use").at("lane_use").get<double>(), 0.0);
+  EXPECT_TRUE(piles::testing::is_usage_error(run_piles("topswops solve 10 --engine simd"), "simd"));
+  EXPECT_TRUE(
+      piles::testing::is_usage_error(run_piles("topswops solve 10 --gpu-kernel warp"), "warp"));
+}
