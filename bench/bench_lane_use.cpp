@@ -44,7 +44,7 @@ Chunks run(const ts::Plan& plan, const std::vector<int>& chunks, int target,
 }
 
 struct Figures {
-  ts::LaneUse lockstep, per_thread;
+  ts::LaneUse lockstep, mixed, per_thread;
   std::uint64_t nodes = 0;
   bool same = true;
 };
@@ -53,7 +53,8 @@ struct Figures {
 Figures measure(int n, int warps, int threads) {
   const ts::Plan plan = ts::make_plan(n, ts::Final::any, {});
   ts::LockstepOptions lockstep{0, warps, threads, ts::Schedule::by_unit};
-  ts::LockstepOptions per_thread = lockstep;
+  ts::LockstepOptions mixed = lockstep, per_thread = lockstep;
+  mixed.schedule = ts::Schedule::mixed;
   per_thread.schedule = ts::Schedule::per_thread;
   Figures f;
   int target = plan.start_target;
@@ -61,6 +62,7 @@ Figures measure(int n, int warps, int threads) {
     const auto chunks = plan.chunks_of_round(r);
     const Chunks cpu = run(plan, chunks, target, nullptr, nullptr);
     f.same = f.same && run(plan, chunks, target, &lockstep, &f.lockstep) == cpu &&
+             run(plan, chunks, target, &mixed, &f.mixed) == cpu &&
              run(plan, chunks, target, &per_thread, &f.per_thread) == cpu;
     for (const auto& [c, p] : cpu) {
       target = std::max(target, p.best);
@@ -101,20 +103,21 @@ int main(int argc, char** argv) {
   std::string body = fmt::format(
       "_made by `bench_lane_use --from {} --to {} --warps {}`; piles {}; {}; unit costs in PTX "
       "instructions: choose {}, flip {}, block {}, land {}, return {}, refill {}_\n\n"
-      "| n | nodes | lockstep: warp instructions per node | lockstep: lane use | per-thread: warp "
-      "instructions per node | per-thread: lane use | per node: choices / flips / blocks / "
-      "returns | result |\n|---:|---:|---:|---:|---:|---:|---|---|\n",
+      "| n | nodes | lockstep: warp instructions per node | lockstep: lane use | mixed: warp "
+      "instructions per node | mixed: lane use | per-thread: warp instructions per node | "
+      "per-thread: lane use | per node: choices / flips / blocks / returns | result |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
       from, to, warps, piles::version, today(), c.unit[0], c.unit[1], c.unit[2], c.unit[3],
       c.unit[4], c.refill);
   bool all_same = true;
   for (int n = from; n <= to; ++n) {
     const Figures f = measure(n, warps, threads);
     all_same = all_same && f.same;
-    const std::string row =
-        fmt::format("| {} | {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {} | {} |\n", n, f.nodes,
-                    f.lockstep.instructions_per_node(), f.lockstep.lane_use(),
-                    f.per_thread.instructions_per_node(), f.per_thread.lane_use(),
-                    unit_mix(f.lockstep), f.same ? "equal" : "DIFFER");
+    const std::string row = fmt::format(
+        "| {} | {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {} | {} |\n", n, f.nodes,
+        f.lockstep.instructions_per_node(), f.lockstep.lane_use(), f.mixed.instructions_per_node(),
+        f.mixed.lane_use(), f.per_thread.instructions_per_node(), f.per_thread.lane_use(),
+        unit_mix(f.lockstep), f.same ? "equal" : "DIFFER");
     fmt::print("{}", row);
     std::fflush(stdout);
     body += row;
@@ -122,9 +125,12 @@ int main(int argc, char** argv) {
   body +=
       "\nBoth searches visit the CPU engine's nodes (every chunk equal, nodes per level "
       "included). Per node, a lane takes one choice per child tried, its flips, a fixed-block "
-      "check where the flip puts card h in place, one landing and one return. The per-thread "
-      "row replays the dfs kernel's order on the same units: while any lane of the warp is "
-      "flipping, the others wait.\n";
+      "check where the flip puts card h in place, one landing and one return. Lockstep is the "
+      "kernel's schedule (each pass the unit most lanes want, a vote of a match and a "
+      "reduction); mixed lets every lane take its own unit each pass, so a pass issues every "
+      "unit some lane takes; per-thread replays the dfs kernel's order on the same units: while "
+      "any lane of the warp is flipping, the others wait. Figures from the host, not a GPU: "
+      "PTX instructions, not cycles.\n";
   const std::filesystem::path path(out);
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << "# Topswops on the GPU: warp instructions per node and lane use\n\n"

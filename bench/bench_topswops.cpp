@@ -1,7 +1,7 @@
 // Topswops benchmark: `piles topswops solve N` on the CPU engine with 1 and T threads and on the
-// GPU engine when a device answers. Every run must give the same answer, node counts per level
-// included; rates are nodes per second of wall time (median of several runs) and, for the CPU,
-// per second of CPU time, which stays honest on a machine that others share. Knuth's
+// GPU engine, both kernels, when a device answers. Every run must give the same answer, node counts
+// per level included; rates are nodes per second of wall time (median of several runs) and, for the
+// CPU, per second of CPU time, which stays honest on a machine that others share. Knuth's
 // topswops-fwd, the baseline, visits 1,035,443,218 nodes for n = 14 from the target f(14)
 // (--bound 101 here gives the same tree) in about 42 s on one thread (DESIGN.md section 5).
 // The record goes to results/bench/topswops_n<N>.md.
@@ -136,7 +136,13 @@ int main(int argc, char** argv) {
   ts::Solution reference;
   rows.push_back(measure("cpu, 1 thread", options, one, runs, std::nullopt, &reference));
   rows.push_back(measure(fmt::format("cpu, {} threads", threads), options, many, runs, reference));
-  if (!device.empty()) rows.push_back(measure("gpu", options, gpu, runs, reference));
+  if (!device.empty()) {
+    // Both kernels, until a GPU has settled which one stays.
+    rows.push_back(measure("gpu, lockstep kernel", options, gpu, runs, reference));
+    ts::SolveOptions dfs = options;
+    dfs.gpu_kernel = ts::GpuKernel::dfs;
+    rows.push_back(measure("gpu, dfs kernel", dfs, gpu, runs, reference));
+  }
   bool all_same = true;
   for (const Row& r : rows) all_same = all_same && r.same;
 
@@ -153,9 +159,11 @@ int main(int argc, char** argv) {
       threads, rows[0].wall / rows[1].wall, rows[1].cpu / rows[1].wall, threads,
       rows[1].cpu_rate() / rows[0].cpu_rate());
   if (!device.empty())
-    summary +=
-        fmt::format("Speed-up, GPU over 1 CPU thread: {:.0f}x; over {} threads: {:.1f}x (wall).\n",
-                    rows[0].wall / rows[2].wall, threads, rows[1].wall / rows[2].wall);
+    summary += fmt::format(
+        "Speed-up, GPU (lockstep kernel) over 1 CPU thread: {:.0f}x; over {} threads: {:.1f}x "
+        "(wall); lockstep kernel over dfs kernel: {:.2f}x.\n",
+        rows[0].wall / rows[2].wall, threads, rows[1].wall / rows[2].wall,
+        rows[3].wall / rows[2].wall);
   fmt::print("{}", summary);
 
   std::string body = fmt::format(

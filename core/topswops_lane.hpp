@@ -7,9 +7,9 @@
 // The forward search of core/topswops.hpp cut into units of work, for a warp whose 32 lanes each
 // search their own subtree in lockstep. A thread that runs search_below keeps about one lane in
 // nine busy: after a choice each lane makes 0 to ~20 flips and the warp waits for the slowest.
-// Here a lane's search is a state machine: each pass of the warp, every lane takes exactly one
-// unit (one choice, one flip, one fixed-block check, one landing of a child, one return), so
-// lanes taking different units diverge for one unit, not for a whole loop, and a lane whose
+// Here a lane's search is a state machine whose step is one unit of work (a choice, a flip, a
+// fixed-block check, the landing of a child, a return). Each pass, the warp runs one unit for
+// every lane that wants it (pass_unit), so no lane waits for another's loop, and a lane whose
 // subtree is done takes the next one at once. The GPU kernel and the host's lockstep engine run
 // this same code; the nodes it counts and the games it reports are those of search_below.
 namespace piles::topswops::lockstep {

@@ -71,7 +71,6 @@ struct Items {
   std::size_t size() const { return parked.size() + seeds.size() - first_seed; }
 };
 
-template <int W>
 struct Launch {
   const Problem& problem;
   int depth, target;
@@ -99,7 +98,7 @@ std::uint32_t lanes_to_step(const Lane<W>* lanes, Schedule schedule) {
 
 // One warp for up to the launch's budget of passes; its open lanes go to `parked`.
 template <int W>
-void run_warp(const Launch<W>& launch, Items<W>& items, Results& results, LaneUse& use,
+void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& use,
               std::vector<Parked<W>>& parked) {
   const Problem& p = launch.problem;
   const Deck<W> sorted = sorted_deck<W>(p.n);
@@ -168,7 +167,7 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
     for (std::size_t i = plan.chunk_begin(chunk); i < plan.chunk_begin(chunk + 1); ++i)
       seeds.push_back(lockstep::seed_of<W>(problem, plan.choices.data() + i * plan.depth,
                                            plan.depth, static_cast<std::uint32_t>(chunk)));
-  const Launch<W> launch{problem, plan.depth, target, options};
+  const Launch launch{problem, plan.depth, target, options};
   const int warps = std::max(options.warps, 1);
   std::vector<Parked<W>> parked;
   std::size_t first_seed = 0;
