@@ -102,13 +102,13 @@ int main(int argc, char** argv) {
   const auto& c = ts::lane_costs;
   std::string body = fmt::format(
       "_made by `bench_lane_use --from {} --to {} --warps {}`; piles {}; {}; unit costs in PTX "
-      "instructions: choose {}, flip {}, block {}, land {}, return {}, refill {}_\n\n"
+      "instructions: choose {}, flip {}, block {}, land {}, return {}, refill {}, vote {}_\n\n"
       "| n | nodes | lockstep: warp instructions per node | lockstep: lane use | mixed: warp "
       "instructions per node | mixed: lane use | per-thread: warp instructions per node | "
       "per-thread: lane use | per node: choices / flips / blocks / returns | result |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
       from, to, warps, piles::version, today(), c.unit[0], c.unit[1], c.unit[2], c.unit[3],
-      c.unit[4], c.refill);
+      c.unit[4], c.refill, c.vote);
   bool all_same = true;
   for (int n = from; n <= to; ++n) {
     const Figures f = measure(n, warps, threads);
