@@ -12,6 +12,7 @@
 #include "host/topswops/published.hpp"
 #include "host/topswops/tail_job.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/topswops.hpp"
 
 namespace ts = piles::topswops;
 
@@ -22,14 +23,8 @@ struct Gpu {
   std::uint64_t pass_budget = ts::lockstep_pass_budget;
 };
 
-using Chunks = std::map<int, ts::Partial>;
-
-Chunks run_cpu(const ts::Plan& plan, const std::vector<int>& chunks, int target) {
-  Chunks out;
-  ts::run_chunks_cpu(plan, chunks, target, 2,
-                     [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); });
-  return out;
-}
+using Chunks = piles::testing::TopswopsChunks;
+using piles::testing::cpu_chunks;
 
 Chunks run_gpu(const ts::Plan& plan, const std::vector<int>& chunks, int target, const Gpu& gpu) {
   Chunks out;
@@ -44,7 +39,7 @@ void expect_same_chunks(const ts::Plan& plan, const Gpu& gpu) {
   int target = plan.start_target;
   for (int r = 0; r < plan.round_count(); ++r) {
     const auto chunks = plan.chunks_of_round(r);
-    const Chunks cpu = run_cpu(plan, chunks, target);
+    const Chunks cpu = cpu_chunks(plan, chunks, target);
     const Chunks on_gpu = run_gpu(plan, chunks, target, gpu);
     ASSERT_EQ(cpu.size(), chunks.size());
     ASSERT_EQ(on_gpu.size(), chunks.size());
@@ -78,7 +73,7 @@ TEST_P(GpuTopswops, ThreeWordDecksMatchTheCpuEngine) {
   // 17 cards need the three-word deck; one chunk from f(17) keeps it short.
   const ts::Plan plan = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
   const std::vector<int> chunks = {plan.chunk_count / 2};
-  const Chunks cpu = run_cpu(plan, chunks, plan.start_target);
+  const Chunks cpu = cpu_chunks(plan, chunks, plan.start_target);
   const Chunks on_gpu = run_gpu(plan, chunks, plan.start_target, {GetParam()});
   EXPECT_EQ(on_gpu.at(chunks[0]), cpu.at(chunks[0]));
   EXPECT_GT(cpu.at(chunks[0]).total_nodes(), 0u);
@@ -118,6 +113,6 @@ TEST_F(GpuTopswopsLockstep, ThreeWordDecksParkAndResume) {
   // three-word lanes a few hundred times, many of them in the middle of playing a child.
   const ts::Plan plan = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
   const std::vector<int> chunks = {plan.chunk_count / 2};
-  const Chunks cpu = run_cpu(plan, chunks, plan.start_target);
+  const Chunks cpu = cpu_chunks(plan, chunks, plan.start_target);
   EXPECT_EQ(run_gpu(plan, chunks, plan.start_target, {ts::GpuKernel::lockstep, 1u << 16}), cpu);
 }

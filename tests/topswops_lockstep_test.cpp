@@ -8,23 +8,17 @@
 #include "host/topswops/published.hpp"
 #include "host/topswops/solve.hpp"
 #include "host/topswops/tail_job.hpp"
-#include "kernels/topswops_search.hpp"
 #include "tests/support/run_piles.hpp"
 #include "tests/support/targets.hpp"
+#include "tests/support/topswops.hpp"
 
 namespace ts = piles::topswops;
 using piles::testing::run_piles;
 
 namespace {
 
-using Chunks = std::map<int, ts::Partial>;
-
-Chunks run_cpu(const ts::Plan& plan, const std::vector<int>& chunks, int target) {
-  Chunks out;
-  ts::run_chunks_cpu(plan, chunks, target, 2,
-                     [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); });
-  return out;
-}
+using Chunks = piles::testing::TopswopsChunks;
+using piles::testing::cpu_chunks;
 
 Chunks run_lockstep(const ts::Plan& plan, const std::vector<int>& chunks, int target,
                     const ts::LockstepOptions& options, ts::LaneUse* use = nullptr) {
@@ -43,7 +37,7 @@ void expect_same_chunks(const ts::Plan& plan, const ts::LockstepOptions& options
   std::uint64_t nodes = 0;
   for (int r = 0; r < plan.round_count(); ++r) {
     const auto chunks = plan.chunks_of_round(r);
-    const Chunks cpu = run_cpu(plan, chunks, target);
+    const Chunks cpu = cpu_chunks(plan, chunks, target);
     const Chunks lockstep = run_lockstep(plan, chunks, target, options, &use);
     ASSERT_EQ(lockstep.size(), chunks.size());
     for (int c : chunks)
@@ -70,23 +64,10 @@ ts::LockstepOptions budget(std::uint64_t passes, int warps = 1, int threads = 1)
   return o;
 }
 
-// Every game a search reports, longest first kept.
-template <int W>
-struct Games {
-  int n;
-  int best = -1;
-  std::set<std::pair<std::vector<int>, std::vector<int>>> decks;
-  void leaf(int steps, const ts::Deck<W>& start, const ts::Deck<W>& final_deck) {
-    if (steps < best) return;
-    if (steps > best) decks.clear();
-    best = steps;
-    decks.insert({ts::to_cards(start, n), ts::to_cards(final_deck, n)});
-  }
-};
-
+// A lockstep sink over LongestGames, held by reference: a report copies its sink.
 template <int W>
 struct LaneGames {
-  Games<W>& games;
+  piles::testing::LongestGames<W>& games;
   std::uint64_t* nodes;
   void node(std::uint32_t, int level) { ++nodes[level]; }
   void game(std::uint32_t, int steps, const ts::Deck<W>& start, const ts::Deck<W>& final_deck) {
@@ -107,10 +88,10 @@ void expect_lane_like_search_below(int n, bool sorted) {
   ts::Deck<W> start;
   const ts::Frame<W> root = ts::replay<W>(p, nullptr, 0, start);
   std::uint64_t expected[ts::max_n] = {}, nodes[ts::max_n] = {};
-  Games<W> reference{n};
+  piles::testing::LongestGames<W> reference{n};
   ts::search_below(p, root, 0, start, target, expected, reference);
 
-  Games<W> games{n};
+  piles::testing::LongestGames<W> games{n};
   LaneGames<W> sink{games, nodes};
   ts::lockstep::Lane<W> lane;
   ts::SavedFrame<W> stack[ts::max_n];

@@ -11,6 +11,7 @@
 #include "core/topswops.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
+#include "tests/support/topswops.hpp"
 
 namespace ts = piles::topswops;
 namespace published = piles::topswops::published;
@@ -87,29 +88,16 @@ bool in_place_plain(const std::vector<int>& c) {
   return true;
 }
 
-// Collects every game the search reports, as the CPU engine does.
-template <int W>
-struct Collect {
-  int n;
-  int best = -1;
-  std::set<std::pair<std::vector<int>, std::vector<int>>> decks;
-  void leaf(int steps, const ts::Deck<W>& start, const ts::Deck<W>& final_deck) {
-    if (steps < best) return;
-    if (steps > best) decks.clear();
-    best = steps;
-    decks.insert({unpack(start, n), unpack(final_deck, n)});
-  }
-};
-
 // One sequential search from the root, as Knuth's program runs it.
 template <int W>
-Collect<W> search_from_root(int n, bool sorted, const std::vector<std::int32_t>& bound, int target,
-                            std::vector<std::uint64_t>* nodes_out = nullptr) {
+piles::testing::LongestGames<W> search_from_root(int n, bool sorted,
+                                                 const std::vector<std::int32_t>& bound, int target,
+                                                 std::vector<std::uint64_t>* nodes_out = nullptr) {
   const ts::Problem p{n, sorted, bound.data()};
   ts::Deck<W> start;
   const ts::Frame<W> root = ts::replay<W>(p, nullptr, 0, start);
   std::uint64_t nodes[ts::max_n] = {1};
-  Collect<W> sink{n};
+  piles::testing::LongestGames<W> sink{n};
   if (n == 1)
     sink.leaf(0, ts::sorted_deck<W>(1), ts::sorted_deck<W>(1));
   else
