@@ -11,12 +11,12 @@
 namespace piles::topswops {
 namespace {
 
-// Topswops as a job: the plan's chunks in its rounds, each round searching from the longest
-// game found before it.
 // Passes per launch of the lockstep CPU engine: launches end and resume often enough that every
 // run goes through the parking of open lanes, as the GPU's do.
 constexpr std::uint64_t lockstep_passes = 1 << 16;
 
+// Topswops as a job: the plan's chunks in its rounds, each round searching from the longest
+// game found before it, on the engine the options name (lane use added to `lane_use`).
 job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_use) {
   job::Job j;
   j.identity = plan.identity();
