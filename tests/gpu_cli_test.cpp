@@ -55,4 +55,11 @@ TEST_F(GpuCli, StochasticGameMatchesTheCpu) {
   expect_same_answers("bulgarian random 30 --p 0.4 --runs 5000 --steps 200 --seed 7");
 }
 
+TEST_F(GpuCli, SelfTestPassesOnTheGpu) {
+  const auto r = run_piles("--backend gpu selftest");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ok    topswops/gpu-lockstep"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+}
+
 }  // namespace

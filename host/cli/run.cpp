@@ -66,6 +66,7 @@ int run(int argc, char** argv) {
   add_nim_commands(app, common);
   add_babylon_commands(app, common);
   add_results_command(app, common);
+  add_selftest_command(app, common);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,58 @@
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "host/cli/commands.hpp"
+#include "host/common/output.hpp"
+#include "host/selftest/selftest.hpp"
+
+namespace piles::cli {
+namespace {
+
+void print_check(const selftest::CheckResult& r, const CommonOptions& common) {
+  if (common.json) {
+    emit_json({{"check", r.engine},
+               {"instance", r.instance},
+               {"ok", r.ok()},
+               {"expected", r.expected},
+               {"got", r.got},
+               {"seconds", r.seconds}});
+    return;
+  }
+  if (common.quiet && r.ok()) return;
+  fmt::print("{:<4}  {:<24} {}: expected {}, got {} ({:.2f} s)\n", r.ok() ? "ok" : "FAIL", r.engine,
+             r.instance, r.expected, r.got, r.seconds);
+  std::fflush(stdout);
+}
+
+void run_selftest(const CommonOptions& common) {
+  const RunTarget target = resolve_backend(common);
+  select_device(target);
+  if (!common.json && !common.quiet)
+    fmt::print("piles selftest on {} ({}, {} host threads)\n", backend_name(target.backend),
+               target.device, target.threads);
+  const auto results =
+      selftest::run(selftest::all_checks(target),
+                    [&common](const selftest::CheckResult& r) { print_check(r, common); });
+  std::size_t failed = 0;
+  const selftest::CheckResult* first = nullptr;
+  for (const auto& r : results)
+    if (!r.ok()) failed += 1, first = first ? first : &r;
+  if (!common.json && !common.quiet) fmt::print("{} checks, {} failed\n", results.size(), failed);
+  if (first)
+    throw std::runtime_error(fmt::format("selftest: {} of {} checks failed, the first {} {}",
+                                         failed, results.size(), first->engine, first->instance));
+}
+
+}  // namespace
+
+void add_selftest_command(CLI::App& app, const CommonOptions& common) {
+  CLI::App* selftest = app.add_subcommand(
+      "selftest",
+      "Known answers on every engine of the backend (--backend gpu: the GPU engines against "
+      "published values and the CPU); exit 0 only when all pass");
+  selftest->callback([&common] { run_selftest(common); });
+}
+
+}  // namespace piles::cli
