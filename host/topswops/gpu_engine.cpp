@@ -3,6 +3,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "host/topswops/replay.hpp"
+
 #ifdef PILES_HAVE_CUDA
 #include "kernels/topswops_search.hpp"
 #endif
@@ -54,8 +56,10 @@ void run_batch(const Plan& plan, const std::vector<int>& batch, int target, cons
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const std::uint64_t size = work.chunk_ends[i] - first;
     first = work.chunk_ends[i];
+    const Partial partial = to_partial(results[i]);
+    replay_games(partial, plan.n, plan.final, batch[i], "GPU");
     // A launch runs its chunks together: each is charged its share of the prefixes.
-    done(batch[i], to_partial(results[i]), prefixes > 0 ? seconds * size / prefixes : 0.0);
+    done(batch[i], partial, prefixes > 0 ? seconds * size / prefixes : 0.0);
   }
 }
 
