@@ -69,6 +69,12 @@ TEST_P(GpuTopswops, EveryChunkMatchesTheCpuEngine) {
   for (int n : {9, 12}) expect_same_chunks(ts::make_plan(n, ts::Final::sorted, {}), {GetParam()});
 }
 
+// Small enough for compute-sanitizer's memcheck and racecheck (the bundle's `run tests`).
+TEST_P(GpuTopswops, SmallPlansMatchTheCpuEngine) {
+  for (int n : {5, 7, 8}) expect_same_chunks(ts::make_plan(n, ts::Final::any, {}), {GetParam()});
+  expect_same_chunks(ts::make_plan(8, ts::Final::sorted, {}), {GetParam(), 7});
+}
+
 TEST_P(GpuTopswops, ThreeWordDecksMatchTheCpuEngine) {
   // 17 cards need the three-word deck; one chunk from f(17) keeps it short.
   const ts::Plan plan = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
