@@ -21,8 +21,11 @@ void print_check(const selftest::CheckResult& r, const CommonOptions& common) {
     return;
   }
   if (common.quiet && r.ok()) return;
-  fmt::print("{:<4}  {:<24} {}: expected {}, got {} ({:.2f} s)\n", r.ok() ? "ok" : "FAIL", r.engine,
-             r.instance, r.expected, r.got, r.seconds);
+  if (r.ok())
+    fmt::print("ok    {:<24} {}: {} ({:.2f} s)\n", r.engine, r.instance, r.got, r.seconds);
+  else
+    fmt::print("FAIL  {:<24} {}: expected {}, got {} ({:.2f} s)\n", r.engine, r.instance,
+               r.expected, r.got, r.seconds);
   std::fflush(stdout);
 }
 
