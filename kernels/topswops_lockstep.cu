@@ -11,6 +11,7 @@
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_buffer.cuh"
 #include "kernels/launch.cuh"
+#include "kernels/topswops_chunks.hpp"
 #include "kernels/topswops_search.hpp"
 #include "kernels/topswops_sink.cuh"
 
@@ -144,7 +145,7 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
   DeviceBuffer<std::int32_t> bound(work.bound);
   DeviceBuffer<int> mins(record_min);
   DeviceBuffer<unsigned long long> counters(2);  // the next item, the lanes parked
-  ChunkTotals<W> totals(static_cast<int>(work.chunk_ends.size()));
+  ChunkTotals<W> totals(static_cast<int>(work.chunk_ends.size()), work.found_capacity);
   // No launch has more lanes than the device holds at once, so none parks more.
   const std::uint64_t resident = resident_blocks(lockstep_kernel<W>, block_threads);
   DeviceBuffer<Parked<W>> open(resident * block_threads), parked(resident * block_threads);
@@ -185,7 +186,7 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
 
 template <int W>
 std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t pass_budget) {
-  return topswops_sink::search_chunks(
+  return topswops_chunks::search_chunks(
       work, [pass_budget](const TopswopsWork& part, const std::vector<int>& record_min,
                           std::vector<bool>& overflowed) {
         return launch_all<W>(part, record_min, overflowed, pass_budget);

@@ -1,9 +1,11 @@
 #include <cuda_runtime.h>
 
 #include "core/topswops.hpp"
+#include "core/topswops_found.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_buffer.cuh"
 #include "kernels/launch.cuh"
+#include "kernels/topswops_chunks.hpp"
 #include "kernels/topswops_search.hpp"
 #include "kernels/topswops_sink.cuh"
 
@@ -32,18 +34,6 @@ struct Launch {
   Totals<W> totals;
 };
 
-__device__ std::uint32_t chunk_of(const std::uint64_t* ends, int chunks, std::uint64_t prefix) {
-  int lo = 0, hi = chunks - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (ends[mid] > prefix)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return static_cast<std::uint32_t>(lo);
-}
-
 template <int W>
 __global__ void __launch_bounds__(block_threads)
     search_kernel(Launch<W> a, std::uint64_t prefixes) {
@@ -54,7 +44,7 @@ __global__ void __launch_bounds__(block_threads)
   for (;;) {
     const unsigned long long i = atomicAdd(a.next_prefix, 1ull);
     if (i >= prefixes) return;
-    const std::uint32_t chunk = chunk_of(a.chunk_ends, a.chunks, i);
+    const std::uint32_t chunk = topswops::found::chunk_of(a.chunk_ends, a.chunks, i);
     DeviceSink<W> sink{chunk, a.record_min[chunk], a.totals};
     Deck<W> start;
     const Frame<W> f = topswops::replay<W>(problem, a.choices + i * a.depth, a.depth, start);
@@ -78,7 +68,7 @@ std::vector<TopswopsChunkResult> launch_once(const TopswopsWork& work,
   DeviceBuffer<int> mins(record_min);
   DeviceBuffer<unsigned long long> next(1);
   next.fill_zero();
-  ChunkTotals<W> totals(chunks);
+  ChunkTotals<W> totals(chunks, work.found_capacity);
 
   const Launch<W> a{work.n,      work.depth, work.target, work.sorted, bound.data(), choices.data(),
                     ends.data(), chunks,     mins.data(), next.data(), totals.view()};
@@ -92,8 +82,8 @@ std::vector<TopswopsChunkResult> launch_once(const TopswopsWork& work,
 }  // namespace
 
 std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work) {
-  return topswops::words_for(work.n) == 2 ? topswops_sink::search_chunks(work, launch_once<2>)
-                                          : topswops_sink::search_chunks(work, launch_once<3>);
+  return topswops::words_for(work.n) == 2 ? topswops_chunks::search_chunks(work, launch_once<2>)
+                                          : topswops_chunks::search_chunks(work, launch_once<3>);
 }
 
 std::uint64_t topswops_threads_in_flight(int n) {

@@ -19,6 +19,8 @@ std::vector<int> to_cards(const Deck<W>& deck, int n) {
 
 namespace piles::gpu {
 
+inline constexpr std::uint64_t default_found_capacity = std::uint64_t{1} << 20;
+
 // One launch of the Topswops search (core/topswops.hpp): prefixes grouped in chunks, every
 // prefix searched from the same target.
 struct TopswopsWork {
@@ -29,6 +31,9 @@ struct TopswopsWork {
   std::vector<std::uint8_t> choices;      // every prefix, back to back, depth bytes each
   std::vector<std::uint64_t> chunk_ends;  // chunk i: prefixes [chunk_ends[i-1], chunk_ends[i])
   int target = 0;
+  // Games the device keeps for the host per launch; a chunk with more games of its best length
+  // than were kept is run again (topswops_chunks.hpp). At least 1.
+  std::uint64_t found_capacity = default_found_capacity;
 };
 
 struct TopswopsChunkResult {

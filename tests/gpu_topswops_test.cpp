@@ -21,6 +21,7 @@ namespace {
 struct Gpu {
   ts::GpuKernel kernel;
   std::uint64_t pass_budget = ts::lockstep_pass_budget;
+  std::uint64_t found_capacity = piles::gpu::default_found_capacity;
 };
 
 using Chunks = piles::testing::TopswopsChunks;
@@ -30,7 +31,7 @@ Chunks run_gpu(const ts::Plan& plan, const std::vector<int>& chunks, int target,
   Chunks out;
   ts::run_chunks_gpu(
       plan, chunks, target, [&](int chunk, const ts::Partial& p, double) { out.emplace(chunk, p); },
-      gpu.kernel, gpu.pass_budget);
+      gpu.kernel, gpu.pass_budget, gpu.found_capacity);
   return out;
 }
 
@@ -67,6 +68,13 @@ TEST_P(GpuTopswops, EveryChunkMatchesTheCpuEngine) {
   for (int n : {6, 9, 12, 13})
     expect_same_chunks(ts::make_plan(n, ts::Final::any, {}), {GetParam()});
   for (int n : {9, 12}) expect_same_chunks(ts::make_plan(n, ts::Final::sorted, {}), {GetParam()});
+}
+
+TEST_P(GpuTopswops, ChunksOverflowingASmallGameBufferRunAgain) {
+  // From target 0 every chunk finds many games: three overflow the buffer.
+  for (int n : {8, 10})
+    expect_same_chunks(ts::make_plan(n, ts::Final::any, 0),
+                       {GetParam(), ts::lockstep_pass_budget, 3});
 }
 
 // Small enough for compute-sanitizer's memcheck and racecheck (the bundle's `run tests`).

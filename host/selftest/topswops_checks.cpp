@@ -25,6 +25,7 @@ struct Engine {
   ts::CpuEngine cpu = ts::CpuEngine::dfs;
   ts::GpuKernel gpu = ts::GpuKernel::lockstep;
   std::uint64_t pass_budget = ts::lockstep_pass_budget;
+  std::uint64_t found_capacity = gpu::default_found_capacity;
 };
 
 ts::Solution solve(int n, ts::Final final, const Engine& engine, const RunTarget& target,
@@ -67,7 +68,8 @@ Chunks run_chunks(const ts::Plan& plan, const std::vector<int>& chunks, int targ
   Chunks out;
   const ts::ChunkDone done = [&](int c, const ts::Partial& p, double) { out.emplace(c, p); };
   if (run.backend == Backend::gpu)
-    ts::run_chunks_gpu(plan, chunks, target, done, engine.gpu, engine.pass_budget);
+    ts::run_chunks_gpu(plan, chunks, target, done, engine.gpu, engine.pass_budget,
+                       engine.found_capacity);
   else if (engine.cpu == ts::CpuEngine::lockstep)
     ts::run_chunks_lockstep(plan, chunks, target, {engine.pass_budget, 4, run.threads}, done);
   else
@@ -160,6 +162,11 @@ std::vector<Check> topswops_checks(const RunTarget& target) {
     const ts::Plan plan9 = ts::make_plan(9, ts::Final::any, {});
     checks.push_back(chunks_like_cpu(budget, "every chunk of n = 9 in launches of 7 passes", plan9,
                                      plan9.start_target, target));
+    // A game buffer of three: chunks overflow it and are run again.
+    const Engine small{"gpu-lockstep", ts::CpuEngine::dfs, ts::GpuKernel::lockstep,
+                       ts::lockstep_pass_budget, 3};
+    checks.push_back(chunks_like_cpu(
+        small, "every chunk of n = 9 from target 0 through a buffer of 3 games", plan9, 0, target));
     return checks;
   }
   const Engine dfs{"cpu-dfs"}, lockstep{"cpu-lockstep", ts::CpuEngine::lockstep};

@@ -1,5 +1,6 @@
 #include "host/topswops/gpu_engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -15,8 +16,10 @@ namespace piles::topswops {
 
 namespace {
 
-gpu::TopswopsWork make_work(const Plan& plan, const std::vector<int>& batch, int target) {
+gpu::TopswopsWork make_work(const Plan& plan, const std::vector<int>& batch, int target,
+                            std::uint64_t found_capacity) {
   gpu::TopswopsWork work;
+  work.found_capacity = std::max<std::uint64_t>(found_capacity, 1);
   work.n = plan.n;
   work.sorted = plan.final == Final::sorted;
   work.bound = plan.bounds_at(target);
@@ -44,9 +47,9 @@ Partial to_partial(const gpu::TopswopsChunkResult& r) {
 
 // Every chunk of the batch in one search on the device.
 void run_batch(const Plan& plan, const std::vector<int>& batch, int target, const ChunkDone& done,
-               GpuKernel kernel, std::uint64_t pass_budget) {
+               GpuKernel kernel, std::uint64_t pass_budget, std::uint64_t found_capacity) {
   const auto start = std::chrono::steady_clock::now();
-  const gpu::TopswopsWork work = make_work(plan, batch, target);
+  const gpu::TopswopsWork work = make_work(plan, batch, target, found_capacity);
   const auto results = kernel == GpuKernel::dfs ? gpu::topswops_search(work)
                                                 : gpu::topswops_search_lockstep(work, pass_budget);
   const double seconds =
@@ -66,8 +69,9 @@ void run_batch(const Plan& plan, const std::vector<int>& batch, int target, cons
 }  // namespace
 
 void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
-                    const ChunkDone& done, GpuKernel kernel, std::uint64_t pass_budget) {
-  if (!chunks.empty()) run_batch(plan, chunks, target, done, kernel, pass_budget);
+                    const ChunkDone& done, GpuKernel kernel, std::uint64_t pass_budget,
+                    std::uint64_t found_capacity) {
+  if (!chunks.empty()) run_batch(plan, chunks, target, done, kernel, pass_budget, found_capacity);
 }
 
 std::uint64_t gpu_launch_floor(int n) {
@@ -77,7 +81,7 @@ std::uint64_t gpu_launch_floor(int n) {
 #else
 
 void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&, GpuKernel,
-                    std::uint64_t) {
+                    std::uint64_t, std::uint64_t) {
   throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "host/topswops/cpu_engine.hpp"
+#include "kernels/topswops_search.hpp"
 
 namespace piles::topswops {
 
@@ -19,11 +20,12 @@ enum class GpuKernel { dfs, lockstep };
 inline constexpr std::uint64_t lockstep_pass_budget = std::uint64_t{1} << 20;
 
 // The GPU engine: the same chunks as run_chunks_cpu, with the same results (the caller slices
-// long runs); pass_budget is the lockstep kernel's, 0 for no limit. Throws in a build without
-// CUDA.
+// long runs); pass_budget is the lockstep kernel's, 0 for no limit; found_capacity is small only
+// in tests, to make chunks overflow. Throws in a build without CUDA.
 void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done, GpuKernel kernel = GpuKernel::lockstep,
-                    std::uint64_t pass_budget = lockstep_pass_budget);
+                    std::uint64_t pass_budget = lockstep_pass_budget,
+                    std::uint64_t found_capacity = gpu::default_found_capacity);
 
 // The fewest prefixes worth one launch for n cards on the current device: two for every thread
 // it holds at once, so that the launch does not end with most of the device idle.
