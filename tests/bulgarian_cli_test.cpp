@@ -2,15 +2,18 @@
 // answered with one line and exit status 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "host/common/checkpoint.hpp"
 #include "support/run_piles.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
+using piles::testing::CliResult;
 using piles::testing::run_piles;
 using piles::testing::slurp;
 using piles::testing::TempDir;
@@ -87,6 +90,57 @@ TEST(BulgarianCli, RandomPastRankedSizesPlaysOnTheCpu) {
   EXPECT_EQ(j["mean_shape"].size(), 63u);
   EXPECT_EQ(j["mean_shape"].front(), 63.0);
   EXPECT_EQ(j["distance_to_triangle"], 0.0);
+}
+
+// Every n's analysis printed, without the keys that say how long it took.
+std::vector<nlohmann::json> analyses(const CliResult& r) {
+  std::vector<nlohmann::json> all;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    j.erase("seconds");
+    all.push_back(j);
+  }
+  return all;
+}
+
+// A time limit no run can meet stops every run after its first slice, so the test does not
+// depend on the machine's speed: each run journals that slice, exits 3 with one line, and the
+// same command, run again, goes on until the range is done with the plain answer.
+TEST(BulgarianCli, ATimeLimitStopsAfterASliceAndTheSameCommandResumes) {
+  const std::string range = "bulgarian analyze 30..40 --chunks 4 --threads 2 --json";
+  const int chunks = 11 * 4;
+  const auto plain = run_piles(range);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const TempDir dir;
+  const std::string journal = dir.file("journal"),
+                    limited = range + " --slice 1e-9 --time-limit 1e-9 --checkpoint " + journal;
+
+  const auto stopped = run_piles(limited);
+  ASSERT_EQ(stopped.status, 3) << stopped.err;
+  EXPECT_EQ(stopped.err.rfind("piles: stopped: ", 0), 0u) << stopped.err;
+  EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
+  const std::size_t first = piles::read_journal(journal).chunks.size();
+  EXPECT_GT(first, 0u);
+  EXPECT_LT(first, static_cast<std::size_t>(chunks));
+
+  const auto resumed = run_piles(range + " --checkpoint " + journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(analyses(resumed), analyses(plain));
+
+  const std::string again = dir.file("again");
+  CliResult last;
+  std::size_t done = 0;
+  for (int run = 0; run < chunks && last.status != 0; ++run) {
+    last = run_piles(range + " --slice 1e-9 --time-limit 1e-9 --checkpoint " + again);
+    ASSERT_TRUE(last.status == 0 || last.status == 3) << last.err;
+    const std::size_t now = piles::read_journal(again).chunks.size();
+    EXPECT_GT(now, done) << "run " << run << " did not get on";
+    done = now;
+  }
+  ASSERT_EQ(last.status, 0) << last.err;
+  EXPECT_EQ(done, static_cast<std::size_t>(chunks));
+  EXPECT_EQ(analyses(last), analyses(plain));
 }
 
 struct BadInput {

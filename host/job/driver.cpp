@@ -195,8 +195,11 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   select_device(target);
   const std::uint64_t floor = job.slice_floor(target);
   SliceSizer sizer(options.slice_seconds, floor, floor);
+  // A run stops only after a slice of its own, so the same command run again always gets on,
+  // however short its time limit.
+  bool sliced = false;
   auto out_of_time = [&] {
-    return options.time_limit && seconds_since(start) >= *options.time_limit;
+    return sliced && options.time_limit && seconds_since(start) >= *options.time_limit;
   };
   std::mutex done_mutex;
   std::vector<int> targets = round_targets(job, records);
@@ -218,7 +221,10 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     else
       status.stopped = !run_in_slices(
           todo[r], job.weight, sizer,
-          [&](const std::vector<Chunk>& slice) { job.run(slice, round_target, target, record); },
+          [&](const std::vector<Chunk>& slice) {
+            job.run(slice, round_target, target, record);
+            sliced = true;
+          },
           out_of_time);
     if (!root || status.stopped) continue;
     targets = round_targets(job, records);

@@ -77,8 +77,9 @@ struct Options {
   std::optional<Shard> shard;
   const mpi::Session* session = nullptr;  // --mpi: chunks spread over the job's ranks
   double slice_seconds = default_slice_seconds;
-  std::optional<double> time_limit;  // stop at the first slice boundary after it
-  bool quiet = false;                // no progress bar
+  // Stop at the first slice boundary after this many seconds, once the run has done a slice.
+  std::optional<double> time_limit;
+  bool quiet = false;  // no progress bar
 };
 
 // How much of a job a result covers, for every game's report alike.
