@@ -26,6 +26,21 @@ TEST_F(GpuBulgarian, BackwardWalkMatchesCpu) {
   }
 }
 
+// By default the host opens up to 2^19 subtrees, the whole forest for every n <= 75: with a
+// few the kernel walks almost all of it, and must have visited partitions.
+TEST_F(GpuBulgarian, BackwardWalkOnTheDeviceMatchesCpu) {
+  BackwardOptions few;
+  few.gpu_host_subtrees = 64;
+  for (int n : {30, 36, 41, 45, 50}) {
+    SCOPED_TRACE(n);
+    const Analysis cpu = analyze(n, Engine::backward, target(Backend::cpu));
+    const Analysis gpu = analyze(n, Engine::backward, target(Backend::gpu), nullptr, few);
+    EXPECT_TRUE(cpu.same_structure(gpu));
+    EXPECT_GT(gpu.device_partitions, 0u);
+    EXPECT_LT(gpu.device_partitions, gpu.partitions);
+  }
+}
+
 TEST_F(GpuBulgarian, ForwardEngineMatchesCpu) {
   for (int n : {1, 2, 10, 36, 60, 75}) {
     SCOPED_TRACE(n);

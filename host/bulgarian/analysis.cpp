@@ -33,16 +33,21 @@ void trim(std::vector<std::uint64_t>& histogram) {
   while (histogram.size() > 1 && histogram.back() == 0) histogram.pop_back();
 }
 
-void run_backward(int n, const RunTarget& target, Progress* progress, Analysis& a) {
+void run_backward(int n, const RunTarget& target, Progress* progress,
+                  const BackwardOptions& options, Analysis& a) {
   const bool gpu = target.backend == Backend::gpu;
-  ForestTop top = expand_forest(n, gpu ? gpu_subtrees : subtrees_per_cpu_thread * target.threads);
+  ForestTop top = expand_forest(n, gpu ? options.gpu_host_subtrees.value_or(gpu_subtrees)
+                                       : subtrees_per_cpu_thread * target.threads);
   ForestCounts counts = std::move(top.counts);
   if (progress) progress->add(counts.nodes());
-  if (gpu)
-    counts.merge(walk_subtrees_gpu(std::move(top.subtrees), depth_bound(n)));
-  else
+  if (gpu) {
+    const GpuWalk walk = walk_subtrees_gpu(n, std::move(top.subtrees), options.gpu_host_subtrees);
+    counts.merge(walk.counts);
+    a.device_partitions = walk.device_partitions;
+  } else {
     counts.merge(
         walk_subtrees_cpu(std::move(top.subtrees), depth_bound(n), target.threads, progress));
+  }
   if (counts.nodes() != a.partitions)
     throw std::runtime_error(fmt::format("n = {}: the backward walk visited {} partitions, not {}",
                                          n, counts.nodes(), a.partitions));
@@ -147,7 +152,8 @@ void finish_analysis(Analysis& a) {
   count_cycles(a.n, a);
 }
 
-Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress) {
+Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress,
+                 const BackwardOptions& backward) {
   if (engine == Engine::generic) return analyze_variant(n, Variant{}, target);
   if (n < 1 || n > analyze_max_n)
     throw UsageError(fmt::format("n = {} is out of range (1..{})", n, analyze_max_n));
@@ -159,7 +165,7 @@ Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progre
   a.engine = engine;
   a.target = target;
   if (engine == Engine::backward)
-    run_backward(n, target, progress, a);
+    run_backward(n, target, progress, backward, a);
   else
     run_forward(table, target, a);
   finish_analysis(a);

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +35,7 @@ struct Analysis {
   Engine engine = Engine::backward;
   RunTarget target;
   double seconds = 0;
+  std::uint64_t device_partitions = 0;  // of the partitions, visited by the GPU backward walk
 
   int max_transient() const { return static_cast<int>(transient_histogram.size()) - 1; }
   std::uint64_t max_transient_count() const { return transient_histogram.back(); }
@@ -46,10 +49,19 @@ struct Analysis {
 // n = 80) and faster at every smaller n; on a GPU the comparison is still to be measured.
 Engine choose_engine(std::string_view name);
 
+// How the backward engine on a GPU shares the forest with the host: the host opens the top of
+// the forest until this many subtrees wait (or none is left), the device walks them. By default
+// 2^19, and more until one round fills the device; tests set a few so the device does the
+// walking at small n.
+struct BackwardOptions {
+  std::optional<std::size_t> gpu_host_subtrees;
+};
+
 // Runs one engine on one backend for one n, reporting partitions placed to `progress` (the
 // backward engine on CPU threads; may be null); throws UsageError for sizes the engine cannot
 // take. Ranges, journals, shards and MPI go through analyze_range (range_job.hpp).
-Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress = nullptr);
+Analysis analyze(int n, Engine engine, const RunTarget& target, Progress* progress = nullptr,
+                 const BackwardOptions& backward = {});
 
 // The number of Garden-of-Eden partitions of n by Hopkins and Sellers' theorem:
 // the sum over j >= 1 of (-1)^(j+1) p(n - 3j(j+1)/2) (OEIS A123975).

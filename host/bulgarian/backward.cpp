@@ -227,15 +227,17 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
   return total;
 }
 
-ForestCounts walk_subtrees_gpu(std::vector<ForestWalker> work, int depth_limit) {
+GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
+                          std::optional<std::size_t> host_subtrees) {
 #ifdef PILES_HAVE_CUDA
+  const int depth_limit = depth_bound(n);
   const std::size_t wanted = gpu::walks_per_round();
   // A chunk of a journaled or MPI run holds a handful of subtrees: open them on the host until
   // the first round fills the device.
   Tally tops(depth_limit);
-  open_subtrees(work, wanted, tops);
+  open_subtrees(work, host_subtrees.value_or(wanted), tops);
   check_depth(tops.too_deep);
-  ForestCounts total = std::move(tops.counts);
+  ForestCounts device;
   std::vector<ForestWalker> unfinished;
   while (!work.empty()) {
     // Split the walks still running until the next round has enough of them again.
@@ -246,17 +248,22 @@ ForestCounts walk_subtrees_gpu(std::vector<ForestWalker> work, int depth_limit) 
       work.insert(work.end(), given.begin(), given.end());
     }
     const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit);
-    total.merge({round.histogram, round.leaves});
+    device.merge({round.histogram, round.leaves});
     check_depth(round.too_deep);
     unfinished.clear();
     for (std::size_t i = 0; i < work.size(); ++i)
       if (!round.done[i]) unfinished.push_back(work[i]);
     work.swap(unfinished);
   }
-  return total;
+  GpuWalk out;
+  out.device_partitions = device.nodes();
+  out.counts = std::move(tops.counts);
+  out.counts.merge(device);
+  return out;
 #else
+  (void)n;
   (void)work;
-  (void)depth_limit;
+  (void)host_subtrees;
   throw std::logic_error("walk_subtrees_gpu in a build without CUDA");
 #endif
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/bulgarian.hpp"
@@ -39,10 +40,17 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out);
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
                                Progress* progress);
 
-// The same on the GPU (fresh subtrees, as expand_forest gives them), in rounds: the host opens
-// the subtrees' tops until the first round fills the device, each walk gets a budget of moves,
-// and walks left unfinished are split on the host before the next round, so no single subtree
-// holds up the device.
-ForestCounts walk_subtrees_gpu(std::vector<ForestWalker> work, int depth_limit);
+struct GpuWalk {
+  ForestCounts counts;                  // every partition of the subtrees
+  std::uint64_t device_partitions = 0;  // of them, visited by the kernel (the rest by the host)
+};
+
+// The same on the GPU for the forest of n (fresh subtrees, as expand_forest gives them), in
+// rounds: the host opens the subtrees' tops until `host_subtrees` walks wait (by default until
+// the first round fills the device), each walk gets a budget of moves, and walks left
+// unfinished are split on the host before the next round, so no single subtree holds up the
+// device.
+GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
+                          std::optional<std::size_t> host_subtrees = std::nullopt);
 
 }  // namespace piles::bulgarian

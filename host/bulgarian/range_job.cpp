@@ -118,7 +118,7 @@ class RangeJob {
     const std::vector<ForestWalker>& all = top(n).subtrees;
     std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks_,
                                    all.begin() + all.size() * (c + 1) / chunks_);
-    if (run.backend == Backend::gpu) return walk_subtrees_gpu(std::move(part), depth_bound(n));
+    if (run.backend == Backend::gpu) return walk_subtrees_gpu(n, std::move(part)).counts;
     return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr);
   }
 
