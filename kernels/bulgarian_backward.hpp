@@ -8,11 +8,19 @@
 
 namespace piles::gpu {
 
+// Descents per walk and round: long enough to hide the launch, short enough that the slowest
+// walk of a round does not keep the rest of the device waiting for long.
+inline constexpr std::uint64_t walk_round_budget = std::uint64_t{1} << 20;
+
 struct ForestRound {
   std::vector<std::uint64_t> histogram;  // [d]: partitions visited at distance d from the cycle
   std::uint64_t leaves = 0;              // Garden-of-Eden partitions among them
   std::vector<std::uint8_t> done;        // per walk: its subtree is finished
   bool too_deep = false;                 // some depth reached the histogram's length
+  // The greatest depth visited (-1: none), and a walk that reached it as it was before the
+  // round, so that the host can replay the walk to the partition there.
+  int deepest = -1;
+  bulgarian::ForestWalker deepest_walk;
 };
 
 // How many walks a round should hold to keep the device busy (several per resident thread).

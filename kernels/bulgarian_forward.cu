@@ -2,6 +2,7 @@
 #include <thrust/count.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
+#include <thrust/extrema.h>
 #include <thrust/fill.h>
 #include <thrust/gather.h>
 #include <thrust/iterator/constant_iterator.h>
@@ -95,6 +96,7 @@ bulgarian::ForwardCounts bulgarian_forward(partition::CountView host_table) {
   out.histogram.push_back(on_cycle);
 
   level_passes(succ, depth, count, out.histogram);
+  out.deepest_rank = thrust::max_element(on_device, begin(depth), end(depth)) - begin(depth);
   return out;
 }
 

@@ -12,6 +12,7 @@ struct ForwardCounts {
   std::vector<std::uint64_t> histogram;    // partitions per distance to their cycle
   std::uint64_t garden_of_eden = 0;        // ranks no partition moves to
   std::vector<std::uint64_t> cycle_ranks;  // sorted
+  std::uint64_t deepest_rank = 0;  // GPU engine: a partition at the greatest depth, to replay
 };
 
 }  // namespace piles::bulgarian

@@ -3,9 +3,13 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/trace.hpp"
+#include "host/common/partition_table.hpp"
 #include "tests/support/run_piles.hpp"
 
 using piles::partition::part_t;
@@ -160,4 +164,51 @@ TEST(BulgarianTrace, SeedTableFourStartsOfAnySize) {
     EXPECT_FALSE(quiet.json().contains("trace"));
     EXPECT_EQ(quiet.json()["transient"], j["transient"]);
   }
+}
+
+// The replay of a GPU engine's longest transient, fed what an engine would report for n = 10:
+// the histogram of every partition's transient and a partition at the last depth.
+TEST(BulgarianReplay, PassesACorrectLongestTransientAndRefusesAWrongOne) {
+  const int n = 10;
+  const piles::PartitionTable table(n);
+  std::vector<std::uint64_t> histogram;
+  std::vector<int> deepest;
+  for (std::uint64_t r = 0; r < table.count(); ++r) {
+    std::vector<part_t> parts(n);
+    parts.resize(piles::partition::unrank(table.view(), r, parts.data()));
+    const std::vector<int> start(parts.begin(), parts.end());
+    const auto moves = static_cast<std::size_t>(piles::bulgarian::trace(start, false).transient);
+    if (moves >= histogram.size()) {
+      histogram.resize(moves + 1);
+      deepest = start;
+    }
+    ++histogram[moves];
+  }
+  ASSERT_EQ(histogram.size(), 13u);  // D(T_4) = 4^2 - 4
+  using piles::bulgarian::check_longest_transient;
+  EXPECT_NO_THROW(check_longest_transient(n, histogram, deepest, "backward"));
+  // A device histogram carries zeros past the deepest level.
+  std::vector<std::uint64_t> padded = histogram;
+  padded.resize(2 * n + 2);
+  EXPECT_NO_THROW(check_longest_transient(n, padded, deepest, "backward"));
+  EXPECT_NO_THROW(check_longest_transient(n, {}, {}, "backward"));
+
+  const auto refused = [&](const std::vector<std::uint64_t>& h, const std::vector<int>& p) {
+    try {
+      check_longest_transient(n, h, p, "forward");
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      return what.find("n = 10") != std::string::npos && what.find("forward") != std::string::npos;
+    }
+    return false;
+  };
+  std::vector<std::uint64_t> too_deep = histogram, too_shallow = histogram;
+  too_deep.push_back(1);
+  too_shallow.pop_back();
+  EXPECT_TRUE(refused(too_deep, deepest));
+  EXPECT_TRUE(refused(too_shallow, deepest));
+  EXPECT_TRUE(refused(histogram, {}));
+  EXPECT_TRUE(refused(histogram, {4, 3, 2}));     // 9 cards
+  EXPECT_TRUE(refused(histogram, {1, 2, 3, 4}));  // not non-increasing
+  EXPECT_TRUE(refused(histogram, {4, 3, 2, 1}));  // the triangle, on its cycle
 }

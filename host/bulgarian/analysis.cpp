@@ -10,6 +10,7 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/backward.hpp"
 #include "host/bulgarian/forward.hpp"
+#include "host/bulgarian/trace.hpp"
 #include "host/bulgarian/variant_analysis.hpp"
 #include "host/common/error.hpp"
 #include "host/common/partition_table.hpp"
@@ -72,6 +73,12 @@ void run_forward(const PartitionTable& table, const RunTarget& target, Analysis&
   if (placed != a.partitions)
     throw std::runtime_error(fmt::format("n = {}: the forward engine placed {} partitions, not {}",
                                          table.n(), placed, a.partitions));
+  if (target.backend == Backend::gpu) {
+    std::vector<part_t> parts(table.n() + 1);
+    const int len = partition::unrank(table.view(), counts.deepest_rank, parts.data());
+    check_longest_transient(table.n(), counts.histogram,
+                            std::vector<int>(parts.begin(), parts.begin() + len), "forward");
+  }
   a.transient_histogram = std::move(counts.histogram);
   a.garden_of_eden = counts.garden_of_eden;
   a.cycle_ranks = std::move(counts.cycle_ranks);

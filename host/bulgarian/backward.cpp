@@ -12,6 +12,7 @@
 
 #include "core/bulgarian.hpp"
 #include "core/partition.hpp"
+#include "host/bulgarian/trace.hpp"
 #include "host/common/output.hpp"
 #include "host/common/partition_table.hpp"
 #ifdef PILES_HAVE_CUDA
@@ -99,6 +100,21 @@ void open_subtrees(std::vector<ForestWalker>& level, std::size_t wanted, Tally& 
     std::swap(level, next);
   }
 }
+
+#ifdef PILES_HAVE_CUDA
+// The partition a round of the GPU walk reached at `depth`: the walk replayed on the host from
+// where the round took it up, with the round's budget. Empty when the device visited nothing.
+std::vector<int> replay_to_depth(ForestWalker walk, int depth) {
+  std::vector<int> found;
+  if (depth < 0) return found;
+  walk_forest(walk, gpu::walk_round_budget, [&](int d, bool) {
+    if (d != depth || !found.empty()) return;
+    part_t parts[partition::max_n + 1];
+    found.assign(parts, parts + walk.node.to_parts(parts));
+  });
+  return found;
+}
+#endif
 
 }  // namespace
 
@@ -238,6 +254,8 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   open_subtrees(work, host_subtrees.value_or(wanted), tops);
   check_depth(tops.too_deep);
   ForestCounts device;
+  int deepest = -1;
+  ForestWalker deepest_walk;
   std::vector<ForestWalker> unfinished;
   while (!work.empty()) {
     // Split the walks still running until the next round has enough of them again.
@@ -250,11 +268,16 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
     const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit);
     device.merge({round.histogram, round.leaves});
     check_depth(round.too_deep);
+    if (round.deepest > deepest) {
+      deepest = round.deepest;
+      deepest_walk = round.deepest_walk;
+    }
     unfinished.clear();
     for (std::size_t i = 0; i < work.size(); ++i)
       if (!round.done[i]) unfinished.push_back(work[i]);
     work.swap(unfinished);
   }
+  check_longest_transient(n, device.histogram, replay_to_depth(deepest_walk, deepest), "backward");
   GpuWalk out;
   out.device_partitions = device.nodes();
   out.counts = std::move(tops.counts);

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "core/bulgarian.hpp"
 #include "host/common/error.hpp"
+#include "host/common/output.hpp"
 #include "host/common/parse.hpp"
 
 namespace piles::bulgarian {
@@ -38,6 +41,29 @@ Trace trace(const std::vector<int>& start, bool list) {
   Trace t = play_until_repeat(start, advance, list);
   t.cards = std::accumulate(start.begin(), start.end(), std::int64_t{0});
   return t;
+}
+
+void check_longest_transient(int n, const std::vector<std::uint64_t>& histogram,
+                             const std::vector<int>& deepest, std::string_view engine) {
+  std::size_t depths = histogram.size();
+  while (depths > 0 && histogram[depths - 1] == 0) --depths;
+  if (depths == 0) return;
+  const std::int64_t longest = static_cast<std::int64_t>(depths) - 1;
+  const auto refuse = [&](const std::string& why) {
+    throw std::runtime_error(
+        fmt::format("n = {}: the GPU {} engine's longest transient of {} moves fails its replay "
+                    "on the host: {}",
+                    n, engine, longest, why));
+  };
+  const bool partition_of_n =
+      !deepest.empty() && std::is_sorted(deepest.begin(), deepest.end(), std::greater<>()) &&
+      deepest.back() > 0 && std::accumulate(deepest.begin(), deepest.end(), std::int64_t{0}) == n;
+  if (!partition_of_n)
+    refuse(fmt::format("its deepest partition {} is not a partition of n", paren_list(deepest)));
+  const std::int64_t moves = trace(deepest, false).transient;
+  if (moves != longest)
+    refuse(fmt::format("its deepest partition {} reaches its cycle in {} moves",
+                       paren_list(deepest), moves));
 }
 
 }  // namespace piles::bulgarian

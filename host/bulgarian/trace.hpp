@@ -30,6 +30,14 @@ std::vector<int> parse_partition(std::string_view text, std::int64_t max_cards =
 // partition again, as seed 001's Table 1 does.
 Trace trace(const std::vector<int>& start, bool list = true);
 
+// A GPU engine's longest transient, replayed on the host before it is printed or journaled
+// (DESIGN.md section 10): `deepest`, the partition the engine reports farthest from its cycle,
+// must be a partition of n whose trace takes exactly as many moves as the last nonzero index of
+// the engine's `histogram`. Throws std::runtime_error naming n and the engine otherwise; an
+// empty histogram (nothing visited on the device) has nothing to check.
+void check_longest_transient(int n, const std::vector<std::uint64_t>& histogram,
+                             const std::vector<int>& deepest, std::string_view engine);
+
 // The same for any deterministic game whose states are written as vectors of ints:
 // advance(state, spare) makes one move of `state`, using `spare` as it likes. Leaves
 // Trace::cards to the caller, who knows what a state's ints mean.
