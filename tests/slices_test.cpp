@@ -1,9 +1,11 @@
-// Slicing of long runs (host/common/slices): sizes follow the measured rate, every item runs
-// once and in order, a stop lands between slices; a Topswops run in tiny slices, or stopped at
-// its time limit and resumed, gives the answer of a plain run.
+// Slicing of long runs (host/common/slices): sizes follow the measured rate (on a clock the
+// tests move), every item runs once and in order, a stop lands between slices; a Topswops run
+// in tiny slices, or stopped at its time limit and resumed, gives the answer of a plain run.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "host/common/slices.hpp"
@@ -26,8 +28,95 @@ TEST(SliceSizer, FollowsTheRateButGrowsAtMostFourfold) {
   SliceSizer sizer(30, 100, 1);
   sizer.record(100, 0.001);  // very fast: the rate says millions, growth allows 400
   EXPECT_EQ(sizer.next(), 400u);
-  sizer.record(400, 60);  // 500 units in about 60 s: 250 per 30 s
-  EXPECT_NEAR(static_cast<double>(sizer.next()), 250.0, 1.0);
+  sizer.record(400, 60);  // slower now: the last slice's rate, 400 in 60 s, 200 per 30 s
+  EXPECT_EQ(sizer.next(), 200u);
+  EXPECT_EQ(sizer.history().size(), 2u);
+  EXPECT_EQ(sizer.history()[1].planned, 400u);
+  EXPECT_EQ(sizer.history()[1].units, 400u);
+  EXPECT_EQ(sizer.history()[1].seconds, 60.0);
+}
+
+// An engine on a clock the test moves: each item takes cost(item) seconds. Runs `count` items
+// of weight 1 through run_in_slices and returns the slices as the sizer saw them.
+std::vector<piles::SliceTime> run_fake(double slice_seconds, std::uint64_t floor,
+                                       std::uint64_t count,
+                                       const std::function<double(std::uint64_t)>& cost) {
+  double now = 0;
+  SliceSizer sizer(slice_seconds, floor, floor, [&] { return now; });
+  std::vector<std::uint64_t> items(count);
+  for (std::uint64_t i = 0; i < count; ++i) items[i] = i;
+  std::uint64_t ran = 0;
+  EXPECT_TRUE(piles::run_in_slices(
+      items, [](std::uint64_t) { return std::uint64_t{1}; }, sizer,
+      [&](const std::vector<std::uint64_t>& batch) {
+        EXPECT_FALSE(batch.empty());
+        EXPECT_EQ(batch.front(), ran);
+        ran += batch.size();
+        for (std::uint64_t i : batch) now += cost(i);
+      }));
+  EXPECT_EQ(ran, count);
+  return sizer.history();
+}
+
+bool holds(const piles::SliceTime& s, double target) {
+  return std::abs(s.seconds - target) <= std::max(2.0, target / 10);
+}
+
+TEST(SliceSizer, SlicesHoldTheirSecondsAfterAnExpensiveFirstItemAndAChangeOfCost) {
+  // The first item takes 100 s (a start-up cost); then 1 ms per item, from item 300000 on 4 ms.
+  constexpr std::uint64_t change = 300000;
+  const auto slices = run_fake(30, 1, 600000, [](std::uint64_t i) {
+    return i == 0 ? 100.0 : i < change ? 1e-3 : 4e-3;
+  });
+  ASSERT_GT(slices.size(), 20u);
+  EXPECT_EQ(slices[0].units, 1u);
+  std::size_t spans_change = 0;
+  for (std::uint64_t done = 0; done + slices[spans_change].units <= change; ++spans_change)
+    done += slices[spans_change].units;
+  ASSERT_LT(spans_change + 3, slices.size() - 1);
+  for (std::size_t i = 1; i < slices.size(); ++i) {
+    const auto& s = slices[i];
+    EXPECT_LE(s.units, 4 * slices[i - 1].units) << "slice " << i;
+    // The slice that spans the change and the one after it are sized from a rate that has not
+    // seen it yet; every other slice holds, once the four-fold growth has reached 30 s, or is
+    // shorter (the start, the last slice).
+    if (i == spans_change || i == spans_change + 1) continue;
+    const bool steady = i >= 12 && i + 1 < slices.size();
+    EXPECT_TRUE(steady ? holds(s, 30) : s.seconds <= 32)
+        << "slice " << i << ": " << s.units << " items in " << s.seconds << " s";
+  }
+  EXPECT_LT(slices[spans_change + 1].seconds, 4 * 30 + 2);  // no worse than the change itself
+}
+
+TEST(SliceSizer, ASpeedUpIsFollowedWithinAFewSlices) {
+  constexpr std::uint64_t change = 100000;
+  const auto slices =
+      run_fake(5, 1, 400000, [](std::uint64_t i) { return i < change ? 4e-4 : 1e-4; });
+  std::size_t i = 0;
+  for (std::uint64_t done = 0; done <= change; ++i) done += slices[i].units;
+  ASSERT_LT(i + 6, slices.size() - 1);
+  for (std::size_t j = i; j + 1 < slices.size(); ++j) EXPECT_LE(slices[j].seconds, 5 + 2);
+  for (std::size_t j = i + 4; j + 1 < slices.size(); ++j)
+    EXPECT_TRUE(holds(slices[j], 5)) << "slice " << j << ": " << slices[j].seconds << " s";
+}
+
+TEST(SliceSizer, TheFloorHoldsWhereTheRateWantsLess) {
+  // 1 s an item: a 2 s slice would hold two, but the engine needs 50 to be busy.
+  const auto slices = run_fake(2, 50, 1000, [](std::uint64_t) { return 1.0; });
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    EXPECT_EQ(slices[i].units, 50u) << "slice " << i;
+    EXPECT_EQ(slices[i].planned, 50u);
+  }
+}
+
+TEST(SliceSizer, ASliceHoldsAtLeastOneItemHoweverLongItTakes) {
+  // Every item takes ten slices' time: each slice holds one, and asks for no less.
+  const auto slices = run_fake(1, 1, 20, [](std::uint64_t) { return 10.0; });
+  ASSERT_EQ(slices.size(), 20u);
+  for (const auto& s : slices) {
+    EXPECT_EQ(s.units, 1u);
+    EXPECT_GE(s.planned, 1u);
+  }
 }
 
 TEST(RunInSlices, RunsEveryItemOnceInOrderInBatchesOfTheSizersWeight) {
@@ -38,9 +127,9 @@ TEST(RunInSlices, RunsEveryItemOnceInOrderInBatchesOfTheSizersWeight) {
   EXPECT_TRUE(piles::run_in_slices(
       items, [](int) { return std::uint64_t{10}; }, sizer,
       [&](const std::vector<std::uint64_t>& b) { batches.push_back(b); }));
-  ASSERT_GE(batches.size(), 2u);
-  EXPECT_EQ(batches[0], (std::vector<std::uint64_t>{0, 1}));  // 30 > 25: two items
-  EXPECT_EQ(batches[1].size(), 8u);                           // then four times 20 units
+  ASSERT_EQ(batches.size(), 2u);
+  EXPECT_EQ(batches[0], (std::vector<std::uint64_t>{0, 1, 2}));  // the floor, 25, needs three
+  EXPECT_EQ(batches[1].size(), 7u);                              // then up to four times 30
   std::vector<std::uint64_t> seen;
   for (const auto& b : batches) seen.insert(seen.end(), b.begin(), b.end());
   EXPECT_EQ(seen, items);

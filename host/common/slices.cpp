@@ -4,19 +4,28 @@
 #include <chrono>
 #include <cmath>
 
-#include "host/common/clock.hpp"
-
 namespace piles {
 
-SliceSizer::SliceSizer(double seconds, std::uint64_t first, std::uint64_t floor)
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+SliceSizer::SliceSizer(double seconds, std::uint64_t first, std::uint64_t floor, Clock clock)
     : target_seconds_(seconds),
       floor_(std::max<std::uint64_t>(floor, 1)),
-      next_(std::max(first, floor_)) {}
+      next_(std::max(first, floor_)),
+      clock_(std::move(clock)) {}
 
 void SliceSizer::record(std::uint64_t units, double seconds) {
-  units_done_ += units;
-  seconds_spent_ += seconds;
-  const double rate = seconds_spent_ > 0 ? units_done_ / seconds_spent_ : 0;
+  history_.push_back({next_, units, seconds});
+  // The rate of the recent slices, each weighing half as much with every slice after it, and
+  // never above the last slice's: the rate of the whole run would lag a change of cost (a later
+  // round, an expensive first item) for as long as the run had gone, and a slowdown overshoots
+  // far more than a speed-up undershoots, so it is followed at once.
+  recent_units_ = recent_units_ / 2 + units;
+  recent_seconds_ = recent_seconds_ / 2 + seconds;
+  double rate = recent_seconds_ > 0 ? recent_units_ / recent_seconds_ : 0;
+  if (seconds > 0) rate = std::min(rate, units / seconds);
   const double grown = 4.0 * std::max<std::uint64_t>(units, 1);
   const double wanted = rate > 0 ? std::min(rate * target_seconds_, grown) : grown;
   next_ = std::max(floor_, static_cast<std::uint64_t>(std::max(1.0, std::floor(wanted))));
@@ -31,13 +40,14 @@ bool run_in_slices(const std::vector<std::uint64_t>& items,
     if (stop && stop()) return false;
     batch.clear();
     std::uint64_t units = 0;
-    while (i < items.size() && (batch.empty() || units + weight(items[i]) <= sizer.next())) {
+    while (i < items.size() &&
+           (units < sizer.floor() || units + weight(items[i]) <= sizer.next())) {
       units += weight(items[i]);
       batch.push_back(items[i++]);
     }
-    const auto start = std::chrono::steady_clock::now();
+    const double start = sizer.now();
     run(batch);
-    sizer.record(units, seconds_since(start));
+    sizer.record(units, sizer.now() - start);
   }
   return true;
 }
