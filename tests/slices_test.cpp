@@ -9,6 +9,7 @@
 #include <string>
 
 #include "host/common/slices.hpp"
+#include "host/job/driver.hpp"
 #include "tests/support/run_piles.hpp"
 
 namespace {
@@ -151,6 +152,34 @@ TEST(RunInSlices, AStopEndsTheRunBetweenSlices) {
       {1, 2, 3, 4, 5, 6, 7, 8}, [](int) { return std::uint64_t{1}; }, sizer,
       [&](const std::vector<std::uint64_t>&) { ++runs; }, [&] { return runs == 2; }));
   EXPECT_EQ(runs, 2);
+}
+
+TEST(JobSlices, TheOutcomeListsEverySliceAsTheDriverRanIt) {
+  piles::job::Job job;
+  job.identity = {{"game", "slices test"}};
+  job.chunk_count = 100;
+  job.rounds = {{}, {}};
+  for (piles::job::Chunk c = 0; c < 100; ++c) job.rounds[c < 30 ? 0 : 1].push_back(c);
+  job.weight = [](piles::job::Chunk) { return std::uint64_t{1}; };
+  job.slice_floor = [](const piles::RunTarget&) { return std::uint64_t{10}; };
+  job.check = [](piles::job::Chunk, const nlohmann::json&, const std::string&) {};
+  job.run = [](const std::vector<piles::job::Chunk>& chunks, int, const piles::RunTarget&,
+               const piles::job::ChunkDone& done) {
+    for (piles::job::Chunk c : chunks) done(c, nlohmann::json::object(), 0);
+  };
+  piles::job::Options options;
+  options.quiet = true;
+  options.slice_seconds = 1e9;  // growth alone sets the sizes: 10, then 4 times the last
+  const auto out = piles::job::run(job, options, piles::RunTarget{});
+  std::vector<std::uint64_t> planned, units;
+  for (const auto& s : out.slices) {
+    planned.push_back(s.planned);
+    units.push_back(s.units);
+    EXPECT_GE(s.seconds, 0);
+  }
+  // Round 0 ends the second slice short; the sizer goes on across rounds.
+  EXPECT_EQ(planned, (std::vector<std::uint64_t>{10, 40, 80}));
+  EXPECT_EQ(units, (std::vector<std::uint64_t>{10, 20, 70}));
 }
 
 nlohmann::json answer(nlohmann::json j) {

@@ -233,6 +233,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   }
   progress.finish();
   out.seconds = seconds_since(start);
+  out.slices = sizer.history();
   if (!root) return out;
   status.chunks_done = static_cast<int>(records.size());
   std::erase_if(records, [&](const auto& entry) { return !owned(entry.first); });

@@ -98,6 +98,8 @@ struct Outcome {
   Records records;  // on rank 0: every chunk, or the shard's, or those done when stopped
   Status status;
   double seconds = 0;  // wall clock of the run; of a merge, the chunks' seconds added up
+  // The engine calls this process made, in order: how well slices held --slice.
+  std::vector<SliceTime> slices;
 };
 
 // Runs the job (or its shard). Under MPI every rank calls it; rank 0 keeps the journal and

@@ -78,6 +78,7 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   }
   s.run = outcome.status;
   s.seconds = outcome.seconds;
+  s.slices = outcome.slices;
   return s;
 }
 

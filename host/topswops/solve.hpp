@@ -40,6 +40,7 @@ struct Solution {
   job::Status run;                   // chunks, shard, resumed, stopped, merged
   std::uint64_t nodes_computed = 0;  // by this process (the rate is taken over these)
   double seconds = 0;
+  std::vector<SliceTime> slices;  // the engine calls of this process, as the driver timed them
   RunTarget target;
   std::optional<LaneUse> lane_use;  // the lockstep CPU engine's warp model, this process's part
 };
