@@ -202,4 +202,11 @@ std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& wo
   return topswops::words_for(work.n) == 2 ? search<2>(work, budget) : search<3>(work, budget);
 }
 
+std::uint64_t topswops_lockstep_lanes_in_flight(int n) {
+  const std::uint64_t blocks = topswops::words_for(n) == 2
+                                   ? resident_blocks(lockstep_kernel<2>, block_threads)
+                                   : resident_blocks(lockstep_kernel<3>, block_threads);
+  return blocks * block_threads;
+}
+
 }  // namespace piles::gpu

@@ -60,4 +60,8 @@ std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& wo
 // than 16 cards take a third word, and more registers).
 std::uint64_t topswops_threads_in_flight(int n);
 
+// Lanes of the lockstep search for n cards resident on the current device at once: as many
+// prefixes as a launch searches side by side.
+std::uint64_t topswops_lockstep_lanes_in_flight(int n);
+
 }  // namespace piles::gpu

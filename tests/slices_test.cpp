@@ -10,6 +10,7 @@
 
 #include "host/common/slices.hpp"
 #include "host/job/driver.hpp"
+#include "host/topswops/gpu_engine.hpp"
 #include "tests/support/run_piles.hpp"
 
 namespace {
@@ -185,6 +186,15 @@ TEST(JobSlices, TheOutcomeListsEverySliceAsTheDriverRanIt) {
 nlohmann::json answer(nlohmann::json j) {
   for (const char* key : {"seconds", "nodes_per_second", "chunks_resumed", "threads"}) j.erase(key);
   return j;
+}
+
+TEST(TopswopsSlices, ASliceUnderAQuarterOfTheGpusLanesRunsOnTheHost) {
+  using piles::topswops::slice_on_host;
+  EXPECT_TRUE(slice_on_host(249, 1000));
+  EXPECT_FALSE(slice_on_host(250, 1000));
+  EXPECT_FALSE(slice_on_host(1'000'000, 1000));
+  EXPECT_TRUE(slice_on_host(1, 100'000));  // the tail of a round on a large device
+  EXPECT_FALSE(slice_on_host(1, 0));       // no device: the GPU engine says so
 }
 
 TEST(TopswopsSlices, TinySlicesGiveThePlainAnswer) {

@@ -74,8 +74,14 @@ void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
   if (!chunks.empty()) run_batch(plan, chunks, target, done, kernel, pass_budget, found_capacity);
 }
 
-std::uint64_t gpu_launch_floor(int n) {
-  return 2 * gpu::topswops_threads_in_flight(n);
+std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel) {
+  return kernel == GpuKernel::dfs ? gpu::topswops_threads_in_flight(n)
+                                  : gpu::topswops_lockstep_lanes_in_flight(n);
+}
+
+std::uint64_t gpu_launch_floor(int n, GpuKernel kernel) {
+  const std::uint64_t lanes = gpu_lanes_in_flight(n, kernel);
+  return kernel == GpuKernel::dfs ? 2 * lanes : lanes;
 }
 
 #else
@@ -85,7 +91,11 @@ void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&,
   throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
 }
 
-std::uint64_t gpu_launch_floor(int) {
+std::uint64_t gpu_lanes_in_flight(int, GpuKernel) {
+  return 0;
+}
+
+std::uint64_t gpu_launch_floor(int, GpuKernel) {
   return 1;
 }
 

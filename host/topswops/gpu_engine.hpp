@@ -27,8 +27,20 @@ void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
                     std::uint64_t pass_budget = lockstep_pass_budget,
                     std::uint64_t found_capacity = gpu::default_found_capacity);
 
-// The fewest prefixes worth one launch for n cards on the current device: two for every thread
-// it holds at once, so that the launch does not end with most of the device idle.
-std::uint64_t gpu_launch_floor(int n);
+// Threads (dfs) or lanes (lockstep) of the kernel for n cards that the current device holds at
+// once; 0 in a build without CUDA.
+std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel);
+
+// The fewest prefixes worth one launch for n cards on the current device, so that the launch
+// does not end with most of the device idle: for dfs two for every thread, for lockstep one for
+// every lane, since a lane whose prefix is done takes the next. 1 in a build without CUDA.
+std::uint64_t gpu_launch_floor(int n, GpuKernel kernel);
+
+// Whether a slice of `prefixes` runs on the host's threads rather than on a GPU that holds
+// `lanes` at once: under a quarter of them would leave most of the device idle, and the CPU
+// engine gives the same chunks. The quarter is not yet measured on a GPU.
+constexpr bool slice_on_host(std::uint64_t prefixes, std::uint64_t lanes) {
+  return 4 * prefixes < lanes;
+}
 
 }  // namespace piles::topswops

@@ -31,9 +31,9 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_u
     return std::max(target, payload.at("best").get<int>());
   };
   j.weight = [&plan](job::Chunk c) { return plan.chunk_prefixes(static_cast<int>(c)); };
-  // Enough prefixes for every GPU thread, or a piece for every CPU thread.
-  j.slice_floor = [&plan](const RunTarget& run) {
-    return run.backend == Backend::gpu ? gpu_launch_floor(plan.n)
+  // Enough prefixes for the GPU kernel's threads or lanes, or a piece for every CPU thread.
+  j.slice_floor = [&plan, &options](const RunTarget& run) {
+    return run.backend == Backend::gpu ? gpu_launch_floor(plan.n, options.gpu_kernel)
                                        : static_cast<std::uint64_t>(run.threads) * piece_prefixes;
   };
   j.label = fmt::format("topswops n={}", plan.n);
@@ -52,7 +52,12 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_u
     };
     const std::vector<int> ids(chunks.begin(), chunks.end());
     if (run.backend == Backend::gpu) {
-      run_chunks_gpu(plan, ids, target, found, options.gpu_kernel);
+      std::uint64_t prefixes = 0;
+      for (int c : ids) prefixes += plan.chunk_prefixes(c);
+      if (slice_on_host(prefixes, gpu_lanes_in_flight(plan.n, options.gpu_kernel)))
+        run_chunks_cpu(plan, ids, target, run.threads, found);
+      else
+        run_chunks_gpu(plan, ids, target, found, options.gpu_kernel);
     } else if (options.engine == CpuEngine::lockstep) {
       const LockstepOptions lockstep{lockstep_passes, run.threads, run.threads};
       run_chunks_lockstep(plan, ids, target, lockstep, found, &lane_use);
