@@ -12,6 +12,7 @@
 
 #include "build_info.hpp"
 #include "host/common/clock.hpp"
+#include "host/common/machine.hpp"
 
 namespace piles::results {
 namespace {
@@ -20,38 +21,6 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-}
-
-std::string utc_now() {
-  const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
-  const auto day = std::chrono::floor<std::chrono::days>(now);
-  const std::chrono::year_month_day ymd{day};
-  const std::chrono::hh_mm_ss time{now - day};
-  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC", static_cast<int>(ymd.year()),
-                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                     time.hours().count(), time.minutes().count(), time.seconds().count());
-}
-
-// The value of the first "key : value" line of a /proc file that starts with `key`, or empty.
-std::string proc_field(const char* file, std::string_view key) {
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(key, 0) != 0) continue;
-    const std::size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const std::size_t start = line.find_first_not_of(" \t", colon + 1);
-    return start == std::string::npos ? "" : line.substr(start);
-  }
-  return "";
-}
-
-std::string machine() {
-  std::string cpu = proc_field("/proc/cpuinfo", "model name");
-  if (cpu.empty()) cpu = "CPU model unknown";
-  std::string text = fmt::format("{}, {} logical CPUs", cpu, std::thread::hardware_concurrency());
-  const std::string mem_kib = proc_field("/proc/meminfo", "MemTotal");
-  if (!mem_kib.empty()) text += fmt::format(", {:.1f} GiB memory", std::stod(mem_kib) / (1 << 20));
-  return text;
 }
 
 }  // namespace
@@ -136,8 +105,8 @@ void Writer::write_runs(const std::string& folder, const Runs& runs) {
       "| started | {} |\n| machine | {} |\n| backend | {} |\n| device | {} |\n"
       "| threads | {} |\n| wall time, every table here | {:.1f} s |\n\n"
       "| tables | seconds |\n|---|---:|\n",
-      folder, preset_, version, started_, machine(), backend_name(target_.backend), target_.device,
-      target_.threads, runs.seconds);
+      folder, preset_, version, started_, machine_description(), backend_name(target_.backend),
+      target_.device, target_.threads, runs.seconds);
   for (const Record& r : runs.records) md += fmt::format("| {} | {:.3f} |\n", r.tables, r.seconds);
   for (const Record& r : runs.records)
     if (!r.details.empty()) md += fmt::format("\n## {}\n\n{}", r.tables, r.details);
@@ -154,17 +123,23 @@ void Writer::finish() {
 }
 
 void Writer::write_frontier() {
-  std::string md = fmt::format(
+  std::string md =
       "Where piles goes past the published record, or checks a published claim further than "
       "its authors did. Every figure here is read from the file named in its row, which this "
-      "run wrote. Times are wall-clock seconds of this run on {} ({} backend, {} threads), "
-      "unless the row says they come from a journal.\n\n"
-      "| result | published before | piles | reproduce | file | time |\n"
-      "|---|---|---|---|---|---|\n",
-      machine(), backend_name(target_.backend), target_.threads);
-  for (const FrontierRow& r : frontier_)
-    md += fmt::format("| {} | {} | {} | `{}` | [{}]({}) | {} |\n", r.result, r.literature,
-                      r.computed, r.command, r.file, r.file, r.took);
+      "run wrote; how long each took is in [RUNS.md](RUNS.md).\n\n"
+      "| result | published before | piles | reproduce | file |\n"
+      "|---|---|---|---|---|\n";
+  std::string times = fmt::format(
+      "# FRONTIER.md: how long each result took\n\n"
+      "_Rewritten by every `piles results` run. Wall-clock seconds of the run started {} on {} "
+      "({} backend, {} threads), unless the row says they come from a journal._\n\n"
+      "| result | time |\n|---|---|\n",
+      started_, machine_description(), backend_name(target_.backend), target_.threads);
+  for (const FrontierRow& r : frontier_) {
+    md += fmt::format("| {} | {} | {} | `{}` | [{}]({}) |\n", r.result, r.literature, r.computed,
+                      r.command, r.file, r.file);
+    times += fmt::format("| {} | {} |\n", r.result, r.took);
+  }
   if (!waits_.empty()) {
     md +=
         "\n## Waiting for a GPU\n\nWithin reach of the GPU engines, out of reach of 2 CPU "
@@ -172,6 +147,7 @@ void Writer::write_frontier() {
     for (const std::string& w : waits_) md += fmt::format("- {}\n", w);
   }
   markdown("FRONTIER.md", "piles: past the published record", "every table", md);
+  write_file(external("RUNS.md", "how long each FRONTIER.md result took in the last run"), times);
 }
 
 void Writer::write_index() const {

@@ -24,8 +24,8 @@ struct FrontierRow {
 // plots and the index hold answers only and name the command that made them, so a rerun
 // changes a file only where an answer changes. Whatever varies from run to run (date,
 // machine, backend, threads, timings, memory, work counts that depend on thread timing)
-// goes to one RUNS.md per folder, and beside the answers on FRONTIER.md, whose rows must say
-// how long each result took.
+// goes to one RUNS.md per folder; how long each FRONTIER.md result took goes to the top
+// folder's RUNS.md.
 class Writer {
  public:
   Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet);
