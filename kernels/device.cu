@@ -64,4 +64,10 @@ std::string describe(const DeviceInfo& d) {
   return buf;
 }
 
+std::string driver_version() {
+  int version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess || version == 0) return {};
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
 }  // namespace piles::gpu

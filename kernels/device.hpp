@@ -37,4 +37,7 @@ void use_device(int index);
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)"
 std::string describe(const DeviceInfo& device);
 
+// The CUDA version the installed driver supports ("13.0"), or empty without a driver.
+std::string driver_version();
+
 }  // namespace piles::gpu

@@ -67,6 +67,7 @@ int run(int argc, char** argv) {
   add_babylon_commands(app, common);
   add_results_command(app, common);
   add_selftest_command(app, common);
+  add_bench_command(app, common);
 
   try {
     app.parse(argc, argv);

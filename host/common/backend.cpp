@@ -28,6 +28,14 @@ std::string gpu_description() {
   return {};
 }
 
+std::string gpu_driver() {
+#ifdef PILES_HAVE_CUDA
+  return gpu::driver_version();
+#else
+  return {};
+#endif
+}
+
 std::string gpu_unavailable_reason() {
 #ifdef PILES_HAVE_CUDA
   return gpu::probe_device().error;

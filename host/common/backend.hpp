@@ -43,6 +43,8 @@ const char* backend_name(Backend backend);
 bool cuda_build();
 // Description of the GPU this process would use, or empty when there is none.
 std::string gpu_description();
+// The CUDA version of the machine's driver ("13.0"), or empty where there is none.
+std::string gpu_driver();
 // Why no GPU answers ("CUDA error 35: ...", "built without CUDA"), or empty when one does.
 std::string gpu_unavailable_reason();
 
