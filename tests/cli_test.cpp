@@ -62,6 +62,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"topswops solve 5 --checkpoint /dev/zero", "not a regular file"},
       {"topswops merge /dev/zero", "not a regular file"},
       {"topswops solve 5 --checkpoint /tmp", "not a regular file"},
+      {"topswops solve 5 --checkpoint /proc/self/mem", "/proc/self/mem: cannot read the journal"},
   };
   for (const auto& [args, message] : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles(args), message)) << args;

@@ -81,7 +81,13 @@ std::string slurp(const std::filesystem::path& path) {
     throw UsageError(fmt::format("{}: not a regular file, so not a journal", path.string()));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("{}: cannot read the journal", path.string()));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // Some files that call themselves regular cannot be read (/proc/self/mem): the library
+  // throws its own message, which would name neither the file nor the flag.
+  try {
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  } catch (const std::exception&) {
+    throw UsageError(fmt::format("{}: cannot read the journal (reading it fails)", path.string()));
+  }
 }
 
 // The journal's text up to its last newline: a line without one was being written when the
