@@ -20,10 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "build_info.hpp"
 #include "host/babylon/analysis.hpp"
 #include "host/babylon/solver.hpp"
 #include "host/babylon/table.hpp"
+
+using piles::bench::cpu_seconds;
+using piles::bench::load_average;
 
 namespace {
 
@@ -41,19 +45,6 @@ struct Run {
   std::uint64_t searched = 0, memo_bytes = 0;
   std::string answers;  // one digit per start: 1 first player wins, 2 second
 };
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string one, five, fifteen;
-  in >> one >> five >> fifteen;
-  return fmt::format("{} {} {}", one, five, fifteen);
-}
 
 // Runs the workload the way `piles babylon table` or `piles babylon solve` does.
 Run run_once(const Workload& w, int threads) {

@@ -19,9 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "build_info.hpp"
 #include "host/bulgarian/analysis.hpp"
 #include "host/common/backend.hpp"
+
+using piles::bench::cpu_seconds;
+using piles::bench::load_average;
 
 namespace {
 
@@ -29,12 +33,6 @@ using piles::Backend;
 using piles::RunTarget;
 using piles::bulgarian::Analysis;
 using piles::bulgarian::Engine;
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
-}
 
 struct Row {
   std::string name;
@@ -71,17 +69,11 @@ Row measure(const std::string& name, int n, Engine engine, const RunTarget& targ
   return row;
 }
 
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return fmt::format("{} {} {}", a, b, c);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Bulgarian solitaire benchmark: backward and forward engines, CPU and GPU"};
+  std::string backend = "auto";
   int n = 105, forward_n = 80, runs = 3, threads = omp_get_num_procs();
   std::string out = "results/bench/bulgarian.md";
   app.add_option("--n", n, "Size for the backward walks")->check(CLI::Range(1, 255));
@@ -91,9 +83,11 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "CPU threads for the parallel runs")
       ->check(CLI::PositiveNumber);
   app.add_option("--out", out, "Record file (Markdown)");
+  app.add_option("--backend", backend, "cpu | both (the GPU too; exit 2 without one) | auto")
+      ->check(CLI::IsMember({"cpu", "both", "auto"}));
   CLI11_PARSE(app, argc, argv);
 
-  const std::string device = piles::gpu_description();
+  const std::string device = piles::bench::bench_device(backend, "bench_bulgarian");
   const std::string load_before = load_average();
   fmt::print("bench_bulgarian: {} CPU threads available, GPU: {}, load {}, median of {} runs\n",
              omp_get_num_procs(), device.empty() ? "none" : device, load_before, runs);

@@ -21,8 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "build_info.hpp"
 #include "host/topswops/lockstep_engine.hpp"
+
+using piles::bench::today;
 
 namespace {
 
@@ -70,13 +73,6 @@ Figures measure(int n, int warps, int threads) {
     }
   }
   return f;
-}
-
-std::string today() {
-  const auto now = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::chrono::year_month_day ymd{now};
-  return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()),
-                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
 }
 
 std::string unit_mix(const ts::LaneUse& u) {

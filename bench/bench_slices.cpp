@@ -18,40 +18,19 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "build_info.hpp"
 #include "host/common/backend.hpp"
 #include "host/topswops/solve.hpp"
 
+using piles::cpu_model;
+using piles::bench::cpu_seconds;
+using piles::bench::load_average;
+using piles::bench::today;
+
 namespace {
 
 namespace ts = piles::topswops;
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return fmt::format("{} {} {}", a, b, c);
-}
-
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown CPU";
-}
-
-std::string today() {
-  const auto now = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::chrono::year_month_day ymd{now};
-  return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()),
-                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-}
 
 struct Run {
   int n = 0;

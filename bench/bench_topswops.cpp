@@ -21,43 +21,22 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "build_info.hpp"
 #include "host/common/backend.hpp"
 #include "host/common/output.hpp"
 #include "host/topswops/solve.hpp"
+
+using piles::cpu_model;
+using piles::bench::cpu_seconds;
+using piles::bench::load_average;
+using piles::bench::today;
 
 namespace {
 
 using piles::Backend;
 using piles::RunTarget;
 namespace ts = piles::topswops;
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return fmt::format("{} {} {}", a, b, c);
-}
-
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown CPU";
-}
-
-std::string today() {
-  const auto now = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::chrono::year_month_day ymd{now};
-  return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()),
-                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-}
 
 struct Row {
   std::string name;
@@ -96,6 +75,7 @@ Row measure(const std::string& name, const ts::SolveOptions& options, const RunT
 
 int main(int argc, char** argv) {
   CLI::App app{"Topswops benchmark: the CPU engine on 1 and T threads, and the GPU engine"};
+  std::string backend = "auto";
   int n = 14, runs = 3, threads = omp_get_num_procs();
   std::string final_name = "any", out;
   std::optional<int> bound;
@@ -107,6 +87,8 @@ int main(int argc, char** argv) {
   app.add_option("--bound", bound, "Start target L (default f(n-1))")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--out", out, "Record file (default results/bench/topswops_n<N>.md)");
+  app.add_option("--backend", backend, "cpu | both (the GPU too; exit 2 without one) | auto")
+      ->check(CLI::IsMember({"cpu", "both", "auto"}));
   CLI11_PARSE(app, argc, argv);
   const bool sorted = final_name == "sorted";
   if (out.empty())
@@ -118,7 +100,7 @@ int main(int argc, char** argv) {
   options.final = sorted ? ts::Final::sorted : ts::Final::any;
   options.bound = bound;
   options.run.quiet = true;
-  const std::string device = piles::gpu_description();
+  const std::string device = piles::bench::bench_device(backend, "bench_topswops");
   const std::string load_before = load_average();
   fmt::print("bench_topswops n = {}{}: {} CPU threads available, GPU: {}, load {}, median of {}\n",
              n, sorted ? " (sorted)" : "", omp_get_num_procs(), device.empty() ? "none" : device,
