@@ -9,6 +9,7 @@
 
 #include "core/topswops.hpp"
 #include "core/topswops_found.hpp"
+#include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/plan.hpp"
 #include "kernels/topswops_chunks.hpp"
 #include "tests/support/topswops.hpp"
@@ -67,26 +68,6 @@ struct HostLaunch {
   }
 };
 
-TopswopsWork work_of(const ts::Plan& plan, const std::vector<int>& ids, int target,
-                     std::uint64_t capacity) {
-  TopswopsWork work;
-  work.n = plan.n;
-  work.sorted = plan.final == ts::Final::sorted;
-  work.bound = plan.bounds_at(target);
-  work.depth = plan.depth;
-  work.target = target;
-  work.found_capacity = capacity;
-  std::uint64_t end = 0;
-  for (int c : ids) {
-    const std::size_t first = plan.chunk_begin(c), last = plan.chunk_begin(c + 1);
-    work.choices.insert(work.choices.end(), plan.choices.begin() + first * plan.depth,
-                        plan.choices.begin() + last * plan.depth);
-    end += last - first;
-    work.chunk_ends.push_back(end);
-  }
-  return work;
-}
-
 }  // namespace
 
 TEST(TopswopsChunks, TheWordKeepsTheLongestGameAndItsCount) {
@@ -119,7 +100,7 @@ TEST(TopswopsChunks, OverflowingChunksAreRunAgainToTheSameResults) {
     const auto cpu = piles::testing::cpu_chunks(plan, ids, 0);
     for (const std::uint64_t capacity : {3ull, 1000000ull}) {
       HostLaunch launch;
-      const auto results = chunks::search_chunks(work_of(plan, ids, 0, capacity), launch);
+      const auto results = chunks::search_chunks(ts::gpu_work(plan, ids, 0, capacity), launch);
       ASSERT_EQ(results.size(), ids.size());
       int overflowing = 0;
       for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -148,7 +129,7 @@ TEST(TopswopsChunks, MoreLongestGamesThanTheBufferHoldsIsAnError) {
   const ts::Plan plan = ts::make_plan(6, ts::Final::any, {});
   std::vector<int> all(plan.chunk_count);
   for (int c = 0; c < plan.chunk_count; ++c) all[c] = c;
-  TopswopsWork work = work_of(plan, all, 0, 2);
+  TopswopsWork work = ts::gpu_work(plan, all, 0, 2);
   work.chunk_ends = {work.chunk_ends.back()};  // one chunk holding every prefix
   HostLaunch launch;
   EXPECT_THROW(chunks::search_chunks(work, launch), std::runtime_error);

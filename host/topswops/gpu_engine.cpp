@@ -6,18 +6,10 @@
 
 #include "host/topswops/replay.hpp"
 
-#ifdef PILES_HAVE_CUDA
-#include "kernels/topswops_search.hpp"
-#endif
-
 namespace piles::topswops {
 
-#ifdef PILES_HAVE_CUDA
-
-namespace {
-
-gpu::TopswopsWork make_work(const Plan& plan, const std::vector<int>& batch, int target,
-                            std::uint64_t found_capacity) {
+gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int target,
+                           std::uint64_t found_capacity) {
   gpu::TopswopsWork work;
   work.found_capacity = std::max<std::uint64_t>(found_capacity, 1);
   work.n = plan.n;
@@ -26,7 +18,7 @@ gpu::TopswopsWork make_work(const Plan& plan, const std::vector<int>& batch, int
   work.depth = plan.depth;
   work.target = target;
   std::uint64_t end = 0;
-  for (int chunk : batch) {
+  for (int chunk : chunks) {
     const std::size_t first = plan.chunk_begin(chunk), last = plan.chunk_begin(chunk + 1);
     work.choices.insert(work.choices.end(), plan.choices.begin() + first * plan.depth,
                         plan.choices.begin() + last * plan.depth);
@@ -35,6 +27,10 @@ gpu::TopswopsWork make_work(const Plan& plan, const std::vector<int>& batch, int
   }
   return work;
 }
+
+#ifdef PILES_HAVE_CUDA
+
+namespace {
 
 Partial to_partial(const gpu::TopswopsChunkResult& r) {
   Partial p;
@@ -49,7 +45,7 @@ Partial to_partial(const gpu::TopswopsChunkResult& r) {
 void run_batch(const Plan& plan, const std::vector<int>& batch, int target, const ChunkDone& done,
                GpuKernel kernel, std::uint64_t pass_budget, std::uint64_t found_capacity) {
   const auto start = std::chrono::steady_clock::now();
-  const gpu::TopswopsWork work = make_work(plan, batch, target, found_capacity);
+  const gpu::TopswopsWork work = gpu_work(plan, batch, target, found_capacity);
   const auto results = kernel == GpuKernel::dfs ? gpu::topswops_search(work)
                                                 : gpu::topswops_search_lockstep(work, pass_budget);
   const double seconds =

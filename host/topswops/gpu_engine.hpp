@@ -19,6 +19,11 @@ enum class GpuKernel { dfs, lockstep };
 // how long one runs. Not yet tuned on a GPU.
 inline constexpr std::uint64_t lockstep_pass_budget = std::uint64_t{1} << 20;
 
+// What one launch over `chunks` is given: their prefixes back to back, each chunk's end, the
+// bounds at `target`, and room for found_capacity games (at least one).
+gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int target,
+                           std::uint64_t found_capacity = gpu::default_found_capacity);
+
 // The GPU engine: the same chunks as run_chunks_cpu, with the same results (the caller slices
 // long runs); pass_budget is the lockstep kernel's, 0 for no limit; found_capacity is small only
 // in tests, to make chunks overflow. Throws in a build without CUDA.
