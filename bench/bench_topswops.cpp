@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
   options.final = sorted ? ts::Final::sorted : ts::Final::any;
   options.bound = bound;
   options.run.quiet = true;
+  options.small_slices_on_host = false;  // the GPU rows measure the kernels alone
   const std::string device = piles::bench::bench_device(backend, "bench_topswops");
   const std::string load_before = load_average();
   fmt::print("bench_topswops n = {}{}: {} CPU threads available, GPU: {}, load {}, median of {}\n",

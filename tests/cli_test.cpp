@@ -55,6 +55,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"topswops play 1 --threads ''", "--threads"},
       {"topswops play 1 --threads 1 --threads 2", "--threads"},
       {"topswops solve 5 --bound +-0", "'+-0' is not an integer"},
+      {"topswops solve 5 --small-slices cpu", "--small-slices"},
       {"topswops play ''", "empty"},
       {"bulgarian trace ''", "empty"},
       {"babylon solve ''", "empty"},

@@ -40,6 +40,7 @@ Measure topswops_solve(const RunTarget& target, ts::GpuKernel kernel, const std:
   ts::SolveOptions o;
   o.n = topswops_n;
   o.gpu_kernel = kernel;
+  o.small_slices_on_host = false;  // the kernel's own rate, every slice on the device
   o.run.quiet = true;
   ts::Solution s;
   Measure m{fmt::format("topswops solve {}", topswops_n), engine_name(target, engine),

@@ -25,7 +25,8 @@ void run_play(const std::string& text, const CommonOptions& common) {
 }
 
 struct SolveArgs {
-  std::string n, final = "any", bound, engine = "dfs", gpu_kernel = "lockstep";
+  std::string n, final = "any", bound, engine = "dfs", gpu_kernel = "lockstep",
+                 small_slices = "host";
   std::vector<std::string> tail;
   JobArgs job;
 };
@@ -49,6 +50,7 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
       args.engine == "lockstep" ? topswops::CpuEngine::lockstep : topswops::CpuEngine::dfs;
   options.gpu_kernel =
       args.gpu_kernel == "dfs" ? topswops::GpuKernel::dfs : topswops::GpuKernel::lockstep;
+  options.small_slices_on_host = args.small_slices == "host";
   JobSetup setup = setup_job(args.job, common, topswops::max_chunks);
   options.run = setup.options;
   const topswops::Solution s = topswops::solve(options, setup.target);
@@ -76,6 +78,10 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
           "--gpu-kernel", args->gpu_kernel,
           "GPU kernel: lockstep (lanes refilled by their warp) | dfs (a thread per prefix)")
       ->check(CLI::IsMember({"dfs", "lockstep"}));
+  solve
+      ->add_option("--small-slices", args->small_slices,
+                   "On a GPU, slices too small to fill it: host (run on the CPU threads) | gpu")
+      ->check(CLI::IsMember({"host", "gpu"}));
   add_job_options(*solve, args->job);
   solve->callback([args, &common] { run_solve(*args, common); });
 }

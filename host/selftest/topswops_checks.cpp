@@ -36,6 +36,7 @@ ts::Solution solve(int n, ts::Final final, const Engine& engine, const RunTarget
   o.tail = std::move(tail);
   o.engine = engine.cpu;
   o.gpu_kernel = engine.gpu;
+  o.small_slices_on_host = false;  // every slice of a GPU check on the kernel it names
   o.run.quiet = true;
   return ts::solve(o, target);
 }

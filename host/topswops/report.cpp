@@ -82,7 +82,8 @@ nlohmann::json to_json(const Solution& s) {
       {"bound", s.bound ? nlohmann::json(*s.bound) : nlohmann::json()},
       {"complete", s.run.complete()},
       {"chunks", s.run.chunks},
-      {"chunks_resumed", s.run.chunks_resumed}};
+      {"chunks_resumed", s.run.chunks_resumed},
+      {"chunks_on_host", s.chunks_on_host}};
   if (s.tail.n != 0) j["tail"] = {{"from", s.tail.from}, {"cap", s.tail.cap(tail_target(s))}};
   if (s.run.shard) j["shard"] = s.run.shard->name();
   if (s.lane_use)
@@ -142,6 +143,10 @@ std::string to_text(const Solution& s, bool quiet) {
           "32 lanes, {} launches)\n",
           s.lane_use->instructions_per_node(), s.lane_use->lane_use(),
           group_digits(s.lane_use->passes), s.lane_use->launches);
+    if (s.chunks_on_host > 0)
+      out += fmt::format(
+          "  host slices    {} chunks in slices too small for the GPU, on the CPU threads\n",
+          s.chunks_on_host);
     out += run_status_text(s.run);
   }
   return out;

@@ -17,7 +17,8 @@ constexpr std::uint64_t lockstep_passes = 1 << 16;
 
 // Topswops as a job: the plan's chunks in its rounds, each round searching from the longest
 // game found before it, on the engine the options name (lane use added to `lane_use`).
-job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_use) {
+job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_use,
+                  int& chunks_on_host) {
   job::Job j;
   j.identity = plan.identity();
   j.chunk_count = static_cast<job::Chunk>(plan.chunk_count);
@@ -41,8 +42,9 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_u
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     partial_from_json(payload, plan.n, where);
   };
-  j.run = [&plan, &options, &lane_use](const std::vector<job::Chunk>& chunks, int target,
-                                       const RunTarget& run, const job::ChunkDone& done) {
+  j.run = [&plan, &options, &lane_use, &chunks_on_host](const std::vector<job::Chunk>& chunks,
+                                                        int target, const RunTarget& run,
+                                                        const job::ChunkDone& done) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
       if (chunk != 0)
         return done(static_cast<job::Chunk>(chunk), partial_to_json(partial), seconds);
@@ -54,10 +56,13 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_u
     if (run.backend == Backend::gpu) {
       std::uint64_t prefixes = 0;
       for (int c : ids) prefixes += plan.chunk_prefixes(c);
-      if (slice_on_host(prefixes, gpu_lanes_in_flight(plan.n, options.gpu_kernel)))
+      if (options.small_slices_on_host &&
+          slice_on_host(prefixes, gpu_lanes_in_flight(plan.n, options.gpu_kernel))) {
         run_chunks_cpu(plan, ids, target, run.threads, found);
-      else
+        chunks_on_host += static_cast<int>(ids.size());
+      } else {
         run_chunks_gpu(plan, ids, target, found, options.gpu_kernel);
+      }
     } else if (options.engine == CpuEngine::lockstep) {
       const LockstepOptions lockstep{lockstep_passes, run.threads, run.threads};
       run_chunks_lockstep(plan, ids, target, lockstep, found, &lane_use);
@@ -92,9 +97,12 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 Solution solve(const SolveOptions& options, const RunTarget& run) {
   const Plan plan = make_plan(options.n, options.final, options.bound, options.tail);
   LaneUse lane_use;
-  Solution s = make_solution(plan, options.bound,
-                             job::run(make_job(plan, options, lane_use), options.run, run));
+  int chunks_on_host = 0;
+  Solution s =
+      make_solution(plan, options.bound,
+                    job::run(make_job(plan, options, lane_use, chunks_on_host), options.run, run));
   s.target = run;
+  s.chunks_on_host = chunks_on_host;
   if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep) s.lane_use = lane_use;
   return s;
 }
@@ -116,8 +124,9 @@ Solution merge(const std::vector<std::string>& journals) {
   const Plan plan = make_plan(n, final, start_target, tail);
   const SolveOptions options;
   LaneUse unused;
-  Solution s =
-      make_solution(plan, std::nullopt, job::merge(make_job(plan, options, unused), journals));
+  int none = 0;
+  Solution s = make_solution(plan, std::nullopt,
+                             job::merge(make_job(plan, options, unused, none), journals));
   s.target.device = "merge";
   return s;
 }

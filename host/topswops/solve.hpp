@@ -27,6 +27,9 @@ struct SolveOptions {
   Tail tail;                 // --tail: from a finished `topswops tail` run
   CpuEngine engine = CpuEngine::dfs;
   GpuKernel gpu_kernel = GpuKernel::lockstep;
+  // On a GPU, slices too small to fill the device run on the host's threads (slice_on_host);
+  // false sends every slice to the device (tests, checks of the kernels).
+  bool small_slices_on_host = true;
   job::Options run;
 };
 
@@ -43,6 +46,7 @@ struct Solution {
   std::vector<SliceTime> slices;  // the engine calls of this process, as the driver timed them
   RunTarget target;
   std::optional<LaneUse> lane_use;  // the lockstep CPU engine's warp model, this process's part
+  int chunks_on_host = 0;           // of a GPU run, by this process: in slices too small for it
 };
 
 // Runs the search (or its shard) through the job driver, on either engine. Under MPI every rank
