@@ -68,3 +68,10 @@ TEST(BenchCommand, AGpuThatDoesNotAnswerIsRefused) {
                                                "--backend gpu"))
         << backend;
 }
+
+TEST(BenchCommand, ARecordFileThatCannotBeWrittenIsRefusedBeforeTheRun) {
+  piles::testing::TempDir dir;
+  const auto r = run_piles("--backend cpu bench --json " + dir.file("no/such/folder/bench.json"));
+  // A usage error prints nothing on stdout: no instance ran.
+  EXPECT_TRUE(piles::testing::is_usage_error(r, "cannot write the record"));
+}
