@@ -36,15 +36,20 @@ std::string engine_name(const RunTarget& target, const std::string& engine) {
   return fmt::format("{}-{}", backend_name(target.backend), engine);
 }
 
-Measure topswops_solve(const RunTarget& target, ts::GpuKernel kernel, const std::string& engine) {
+// On a GPU target `kernel` runs; on the CPU the depth-first engine.
+Measure topswops_solve(const RunTarget& target, ts::GpuKernel kernel) {
+  const std::string engine =
+      target.backend == Backend::gpu && kernel == ts::GpuKernel::lockstep ? "lockstep" : "dfs";
   ts::SolveOptions o;
   o.n = topswops_n;
   o.gpu_kernel = kernel;
   o.small_slices_on_host = false;  // the kernel's own rate, every slice on the device
   o.run.quiet = true;
   ts::Solution s;
-  Measure m{fmt::format("topswops solve {}", topswops_n), engine_name(target, engine),
-            target.backend, "nodes"};
+  Measure m{.instance = fmt::format("topswops solve {}", topswops_n),
+            .engine = engine_name(target, engine),
+            .backend = target.backend,
+            .unit = "nodes"};
   m.seconds = seconds_of([&] { s = ts::solve(o, target); });
   m.work = s.result.total_nodes();
   m.answer = fmt::format("f = {} x{}", s.result.best, s.result.count);
@@ -52,8 +57,10 @@ Measure topswops_solve(const RunTarget& target, ts::GpuKernel kernel, const std:
 }
 
 Measure bulgarian_analyze(const RunTarget& target, bg::Engine engine, int first, int last) {
-  Measure m{fmt::format("bulgarian analyze {}..{}", first, last),
-            engine_name(target, bg::engine_name(engine)), target.backend, "partitions"};
+  Measure m{.instance = fmt::format("bulgarian analyze {}..{}", first, last),
+            .engine = engine_name(target, bg::engine_name(engine)),
+            .backend = target.backend,
+            .unit = "partitions"};
   bg::Analysis a;
   m.seconds = seconds_of([&] {
     for (int n = first; n <= last; ++n) {
@@ -66,14 +73,11 @@ Measure bulgarian_analyze(const RunTarget& target, bg::Engine engine, int first,
 }
 
 Measure bulgarian_random(const RunTarget& target) {
-  bg::RandomSpec spec;
-  spec.start = {40};
-  spec.p = 0.35;
-  spec.runs = 20000;
-  spec.steps = 300;
-  spec.seed = 2024;
-  Measure m{"bulgarian random 40 --p 0.35 --runs 20000 --steps 300", engine_name(target, "random"),
-            target.backend, "chain steps"};
+  const bg::RandomSpec spec{.start = {40}, .p = 0.35, .runs = 20000, .steps = 300, .seed = 2024};
+  Measure m{.instance = "bulgarian random 40 --p 0.35 --runs 20000 --steps 300",
+            .engine = engine_name(target, "random"),
+            .backend = target.backend,
+            .unit = "chain steps"};
   bg::RandomResult r;
   m.seconds = seconds_of([&] { r = bg::run_random(spec, target); });
   m.work = spec.runs * spec.steps;
@@ -82,8 +86,10 @@ Measure bulgarian_random(const RunTarget& target) {
 }
 
 Measure nim_grundy(const RunTarget& target) {
-  Measure m{fmt::format("nim grundy --k 3 --upto {}", grundy_upto), "cpu-grundy", Backend::cpu,
-            "pile sizes"};
+  Measure m{.instance = fmt::format("nim grundy --k 3 --upto {}", grundy_upto),
+            .engine = "cpu-grundy",
+            .backend = Backend::cpu,
+            .unit = "pile sizes"};
   std::vector<std::uint32_t> values;
   m.seconds = seconds_of([&] { values = nim::grundy_values(3, grundy_upto, target.threads); });
   m.work = grundy_upto;
@@ -93,8 +99,10 @@ Measure nim_grundy(const RunTarget& target) {
 
 Measure babylon_solve() {
   // One thread: which positions a search visits depends on the order threads finish in.
-  Measure m{fmt::format("babylon solve {}", fmt::join(babylon_start, " ")), "cpu-negamax",
-            Backend::cpu, "positions"};
+  Measure m{.instance = fmt::format("babylon solve {}", fmt::join(babylon_start, " ")),
+            .engine = "cpu-negamax",
+            .backend = Backend::cpu,
+            .unit = "positions"};
   babylon::Solver solver(1);
   bool first_wins = false;
   m.seconds = seconds_of(
@@ -112,12 +120,9 @@ std::string Measure::signature() const {
 std::vector<Measure> run_suite(const RunTarget& target,
                                const std::function<void(const Measure&)>& done) {
   std::vector<std::function<Measure()>> runs;
-  if (target.backend == Backend::gpu) {
-    runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::lockstep, "lockstep"); });
-    runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::dfs, "dfs"); });
-  } else {
-    runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::lockstep, "dfs"); });
-  }
+  runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::lockstep); });
+  if (target.backend == Backend::gpu)
+    runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::dfs); });
   runs.push_back([&] {
     return bulgarian_analyze(target, bg::Engine::backward, backward_first, backward_last);
   });

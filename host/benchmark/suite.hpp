@@ -18,7 +18,7 @@ struct Measure {
   Backend backend = Backend::cpu;
   std::string unit;  // "nodes", "partitions", ...
   std::uint64_t work = 0;
-  std::string answer;
+  std::string answer{};  // set by the run, like work and seconds
   double seconds = 0;
 
   std::string signature() const;

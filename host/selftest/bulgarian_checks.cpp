@@ -183,21 +183,13 @@ Check stochastic(const RunTarget& target) {
     // With p = 1 every chain is the plain game, which takes every partition of a triangular
     // number to the triangle (Igusa, Etienne) within its longest transient.
     return {backend_prefix(target) + "random", "p = 1 from (21): the triangle (6, 5, .., 1)", [=] {
-              bg::RandomSpec spec;
-              spec.start = {21};
-              spec.p = 1;
-              spec.runs = 64;
-              spec.steps = 100;
-              const bg::RandomResult r = bg::run_random(spec, target);
+              const bg::RandomResult r =
+                  bg::run_random({.start = {21}, .p = 1, .runs = 64, .steps = 100}, target);
               return Compared{"0", fmt::format("{}", r.distance_to_triangle())};
             }};
   return {backend_prefix(target) + "random", "p = 0.3 from (30): same seed, same chains", [=] {
-            bg::RandomSpec spec;
-            spec.start = {30};
-            spec.p = 0.3;
-            spec.runs = 4096;
-            spec.steps = 500;
-            spec.seed = 7;
+            const bg::RandomSpec spec{
+                .start = {30}, .p = 0.3, .runs = 4096, .steps = 500, .seed = 7};
             const auto text = [](const bg::RandomResult& r) {
               return fmt::format("shape {} piles {}", joined(r.shape_sums), r.pile_sum);
             };
