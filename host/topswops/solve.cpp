@@ -15,10 +15,15 @@ namespace {
 // run goes through the parking of open lanes, as the GPU's do.
 constexpr std::uint64_t lockstep_passes = 1 << 16;
 
+// What the job's engine calls add up as they run, besides the chunks' results.
+struct Tally {
+  LaneUse lane_use;        // of the lockstep CPU engine
+  int chunks_on_host = 0;  // of a GPU run: in slices too small for the device
+};
+
 // Topswops as a job: the plan's chunks in its rounds, each round searching from the longest
-// game found before it, on the engine the options name (lane use added to `lane_use`).
-job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_use,
-                  int& chunks_on_host) {
+// game found before it, on the engine the options name (what the calls add up goes to `tally`).
+job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally) {
   job::Job j;
   j.identity = plan.identity();
   j.chunk_count = static_cast<job::Chunk>(plan.chunk_count);
@@ -42,9 +47,8 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_u
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     partial_from_json(payload, plan.n, where);
   };
-  j.run = [&plan, &options, &lane_use, &chunks_on_host](const std::vector<job::Chunk>& chunks,
-                                                        int target, const RunTarget& run,
-                                                        const job::ChunkDone& done) {
+  j.run = [&plan, &options, &tally](const std::vector<job::Chunk>& chunks, int target,
+                                    const RunTarget& run, const job::ChunkDone& done) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
       if (chunk != 0)
         return done(static_cast<job::Chunk>(chunk), partial_to_json(partial), seconds);
@@ -59,13 +63,13 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, LaneUse& lane_u
       if (options.small_slices_on_host &&
           slice_on_host(prefixes, gpu_lanes_in_flight(plan.n, options.gpu_kernel))) {
         run_chunks_cpu(plan, ids, target, run.threads, found);
-        chunks_on_host += static_cast<int>(ids.size());
+        tally.chunks_on_host += static_cast<int>(ids.size());
       } else {
         run_chunks_gpu(plan, ids, target, found, options.gpu_kernel);
       }
     } else if (options.engine == CpuEngine::lockstep) {
       const LockstepOptions lockstep{lockstep_passes, run.threads, run.threads};
-      run_chunks_lockstep(plan, ids, target, lockstep, found, &lane_use);
+      run_chunks_lockstep(plan, ids, target, lockstep, found, &tally.lane_use);
     } else {
       run_chunks_cpu(plan, ids, target, run.threads, found);
     }
@@ -96,14 +100,13 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
   const Plan plan = make_plan(options.n, options.final, options.bound, options.tail);
-  LaneUse lane_use;
-  int chunks_on_host = 0;
-  Solution s =
-      make_solution(plan, options.bound,
-                    job::run(make_job(plan, options, lane_use, chunks_on_host), options.run, run));
+  Tally tally;
+  Solution s = make_solution(plan, options.bound,
+                             job::run(make_job(plan, options, tally), options.run, run));
   s.target = run;
-  s.chunks_on_host = chunks_on_host;
-  if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep) s.lane_use = lane_use;
+  s.chunks_on_host = tally.chunks_on_host;
+  if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep)
+    s.lane_use = tally.lane_use;
   return s;
 }
 
@@ -123,10 +126,9 @@ Solution merge(const std::vector<std::string>& journals) {
   });
   const Plan plan = make_plan(n, final, start_target, tail);
   const SolveOptions options;
-  LaneUse unused;
-  int none = 0;
-  Solution s = make_solution(plan, std::nullopt,
-                             job::merge(make_job(plan, options, unused, none), journals));
+  Tally unused;  // a merge runs no engine
+  Solution s =
+      make_solution(plan, std::nullopt, job::merge(make_job(plan, options, unused), journals));
   s.target.device = "merge";
   return s;
 }
