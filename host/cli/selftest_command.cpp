@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -38,12 +39,11 @@ void run_selftest(const CommonOptions& common) {
   const auto results =
       selftest::run(selftest::all_checks(target),
                     [&common](const selftest::CheckResult& r) { print_check(r, common); });
-  std::size_t failed = 0;
-  const selftest::CheckResult* first = nullptr;
-  for (const auto& r : results)
-    if (!r.ok()) failed += 1, first = first ? first : &r;
+  const auto failing = [](const selftest::CheckResult& r) { return !r.ok(); };
+  const auto failed = std::count_if(results.begin(), results.end(), failing);
   if (!common.json && !common.quiet) fmt::print("{} checks, {} failed\n", results.size(), failed);
-  if (first)
+  if (const auto first = std::find_if(results.begin(), results.end(), failing);
+      first != results.end())
     throw std::runtime_error(fmt::format("selftest: {} of {} checks failed, the first {} {}",
                                          failed, results.size(), first->engine, first->instance));
 }
