@@ -41,33 +41,29 @@ Partial to_partial(const gpu::TopswopsChunkResult& r) {
   return p;
 }
 
-// Every chunk of the batch in one search on the device.
-void run_batch(const Plan& plan, const std::vector<int>& batch, int target, const ChunkDone& done,
-               GpuKernel kernel, std::uint64_t pass_budget, std::uint64_t found_capacity) {
+}  // namespace
+
+// One launch holds every chunk of the call.
+void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
+                    const ChunkDone& done, GpuKernel kernel, std::uint64_t pass_budget,
+                    std::uint64_t found_capacity) {
+  if (chunks.empty()) return;
   const auto start = std::chrono::steady_clock::now();
-  const gpu::TopswopsWork work = gpu_work(plan, batch, target, found_capacity);
+  const gpu::TopswopsWork work = gpu_work(plan, chunks, target, found_capacity);
   const auto results = kernel == GpuKernel::dfs ? gpu::topswops_search(work)
                                                 : gpu::topswops_search_lockstep(work, pass_budget);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double prefixes = static_cast<double>(work.chunk_ends.back());
   std::uint64_t first = 0;
-  for (std::size_t i = 0; i < batch.size(); ++i) {
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
     const std::uint64_t size = work.chunk_ends[i] - first;
     first = work.chunk_ends[i];
     const Partial partial = to_partial(results[i]);
-    replay_games(partial, plan.n, plan.final, batch[i], "GPU");
+    replay_games(partial, plan.n, plan.final, chunks[i], "GPU");
     // A launch runs its chunks together: each is charged its share of the prefixes.
-    done(batch[i], partial, prefixes > 0 ? seconds * size / prefixes : 0.0);
+    done(chunks[i], partial, prefixes > 0 ? seconds * size / prefixes : 0.0);
   }
-}
-
-}  // namespace
-
-void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
-                    const ChunkDone& done, GpuKernel kernel, std::uint64_t pass_budget,
-                    std::uint64_t found_capacity) {
-  if (!chunks.empty()) run_batch(plan, chunks, target, done, kernel, pass_budget, found_capacity);
 }
 
 std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel) {
