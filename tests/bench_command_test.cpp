@@ -1,6 +1,6 @@
 // piles bench: the CPU signatures (work counts and answers) are the same on one thread and on
 // two and equal the committed ones; the record names the machine; asking for a GPU that does
-// not answer is refused with the reason.
+// not answer is refused with the reason, and a record file already there is kept.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -60,18 +60,24 @@ TEST(BenchCommand, TheRecordNamesTheMachineAndTheBuild) {
   EXPECT_EQ(record.at("measures").size(), cpu_signatures.size());
 }
 
-TEST(BenchCommand, AGpuThatDoesNotAnswerIsRefused) {
+TEST(BenchCommand, AGpuThatDoesNotAnswerIsRefusedAndTheLastRecordKept) {
   const std::string reason = piles::gpu_unavailable_reason();
   if (reason.empty()) GTEST_SKIP() << "a GPU answers";
+  piles::testing::TempDir dir;
+  const std::string file = dir.file("bench.json");
+  std::ofstream(file) << "{}\n";
   for (const char* backend : {"gpu", "both"})
-    EXPECT_TRUE(piles::testing::is_usage_error(run_piles(std::string("bench --backend ") + backend),
-                                               "--backend gpu"))
+    EXPECT_TRUE(piles::testing::is_usage_error(
+        run_piles(std::string("bench --json ") + file + " --backend " + backend), "--backend gpu"))
         << backend;
+  std::ifstream in(file);
+  EXPECT_EQ(nlohmann::json::parse(in), nlohmann::json::object());
 }
 
 TEST(BenchCommand, ARecordFileThatCannotBeWrittenIsRefusedBeforeTheRun) {
   piles::testing::TempDir dir;
   const auto r = run_piles("--backend cpu bench --json " + dir.file("no/such/folder/bench.json"));
   // A usage error prints nothing on stdout: no instance ran.
-  EXPECT_TRUE(piles::testing::is_usage_error(r, "cannot write the record"));
+  EXPECT_TRUE(piles::testing::is_usage_error(
+      r, "--json " + dir.file("no/such/folder/bench.json") + ": cannot be written"));
 }

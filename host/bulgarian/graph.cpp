@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -16,6 +15,7 @@
 #include "core/partition.hpp"
 #include "host/bulgarian/forward.hpp"
 #include "host/common/error.hpp"
+#include "host/common/output_file.hpp"
 #include "host/common/partition_table.hpp"
 
 extern char** environ;
@@ -80,15 +80,13 @@ void write_graph(int n, const std::string& format, const std::string& path) {
   if (format != "dot" && format != "svg" && format != "png")
     throw UsageError(fmt::format("--format: '{}' is not one of dot, svg, png", format));
   const std::string dot = graph_dot(n);
-  if (!path.empty() && !std::ofstream(path, std::ios::binary))
-    throw UsageError(fmt::format("-o: cannot write '{}'", path));
-  if (format == "dot" && path.empty()) {
+  const OutputFile out(path, "-o");
+  if (format == "dot" && !out.wanted()) {
     std::fwrite(dot.data(), 1, dot.size(), stdout);
     return;
   }
   if (format == "dot") {
-    std::ofstream out(path, std::ios::binary);
-    if (!(out << dot).flush()) throw UsageError(fmt::format("-o: cannot write '{}'", path));
+    out.write(dot);
     return;
   }
   char name[] = "/tmp/piles_graph_XXXXXX";

@@ -1,6 +1,5 @@
 #include <fmt/format.h>
 
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 #include "host/common/error.hpp"
 #include "host/common/machine.hpp"
 #include "host/common/output.hpp"
+#include "host/common/output_file.hpp"
 
 namespace piles::cli {
 namespace {
@@ -61,14 +61,7 @@ nlohmann::json ratios(const std::vector<benchmark::Measure>& cpu,
 }
 
 void run_bench(const BenchOptions& options, const CommonOptions& common, bool json_to_stdout) {
-  // Opened before the instances run, so that a path that cannot be written costs a usage line
-  // rather than minutes of measuring.
-  std::ofstream json_file;
-  if (!options.json_file.empty()) {
-    json_file.open(options.json_file);
-    if (!json_file)
-      throw UsageError(fmt::format("--json {}: cannot write the record there", options.json_file));
-  }
+  const OutputFile json_file(options.json_file, "--json");
   const std::string want = options.backend.empty() ? common.backend : options.backend;
   std::vector<RunTarget> targets;
   CommonOptions each = common;
@@ -118,8 +111,7 @@ void run_bench(const BenchOptions& options, const CommonOptions& common, bool js
                    r["cpu"].get<std::string>());
   }
   if (json_to_stdout) emit_json(record);
-  if (json_file.is_open() && !(json_file << record.dump(2) << '\n').flush())
-    throw std::runtime_error(fmt::format("bench: cannot write {}", options.json_file));
+  if (json_file.wanted()) json_file.write(record.dump(2) + '\n');
 }
 
 }  // namespace

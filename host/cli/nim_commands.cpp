@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -9,8 +8,8 @@
 
 #include "host/cli/commands.hpp"
 #include "host/common/clock.hpp"
-#include "host/common/error.hpp"
 #include "host/common/output.hpp"
+#include "host/common/output_file.hpp"
 #include "host/common/parse.hpp"
 #include "host/common/progress.hpp"
 #include "host/nim/bfile.hpp"
@@ -33,21 +32,13 @@ struct CountOptions {
   std::string engine = "shortcut";
 };
 
-// Opened before the search, so that a path that cannot be written fails at once.
-std::ofstream open_bfile(const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw UsageError(fmt::format("--bfile {}: cannot be written", path));
-  return out;
-}
-
 // The values as an OEIS b-file, with the command that made them as a comment.
-void write_bfile(std::ofstream& out, const std::string& path, const nim::GrundyResult& g) {
-  out << fmt::format(
+std::string bfile_text(const nim::GrundyResult& g) {
+  return fmt::format(
              "# G_{0}(n): Scatterstone Nim, one pile split into 2..{0} piles\n# piles "
              "nim grundy --k {0} --upto {1}\n",
-             g.k, g.values.size())
-      << nim::bfile_lines(g.values);
-  if (!out.flush()) throw UsageError(fmt::format("--bfile {}: cannot be written", path));
+             g.k, g.values.size()) +
+         nim::bfile_lines(g.values);
 }
 
 void run_grundy(const GrundyOptions& options, const CommonOptions& common) {
@@ -55,15 +46,14 @@ void run_grundy(const GrundyOptions& options, const CommonOptions& common) {
   g.threads = host_only_threads(common, "nim");
   g.k = parse_int(options.k, "--k", 2, int64_max);
   const int upto = static_cast<int>(parse_int(options.upto, "--upto", 1, nim::max_upto(g.k)));
-  std::ofstream bfile;
-  if (!options.bfile.empty()) bfile = open_bfile(options.bfile);
+  const OutputFile bfile(options.bfile, "--bfile");
   const auto start = std::chrono::steady_clock::now();
   {
     Progress progress(fmt::format("G_{}", g.k), upto, "piles", common.quiet || g.k != 3);
     g.values = nim::grundy_values(g.k, upto, g.threads, &progress);
   }
   g.seconds = seconds_since(start);
-  if (!options.bfile.empty()) write_bfile(bfile, options.bfile, g);
+  if (bfile.wanted()) bfile.write(bfile_text(g));
   if (common.json)
     emit_json(nim::to_json(g));
   else

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace piles {
+
+// A file a command writes once its work is done (a record, a b-file, a picture). The path is
+// tried when the command starts, so that one that cannot be written costs a usage line before
+// the work rather than after it; the try truncates nothing, so a file already there keeps its
+// text if the work fails or is interrupted.
+class OutputFile {
+ public:
+  // None asked for when `path` is empty; UsageError naming `option` when it cannot be written.
+  OutputFile(std::string path, std::string option);
+
+  bool wanted() const { return !path_.empty(); }
+  const std::string& path() const { return path_; }
+  // Replaces the file's text; std::runtime_error when the write fails.
+  void write(std::string_view text) const;
+
+ private:
+  std::string path_;
+  std::string option_;
+};
+
+}  // namespace piles

@@ -1,0 +1,59 @@
+// OutputFile: a path that cannot be written is refused when the command starts, and the try
+// leaves a file already there as it was, and no file where there was none.
+#include "host/common/output_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "host/common/error.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace {
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(OutputFile, TryingAPathKeepsTheTextAlreadyThere) {
+  piles::testing::TempDir dir;
+  const std::string path = dir.file("record.json");
+  std::ofstream(path) << "the last record\n";
+  const piles::OutputFile file(path, "--json");
+  EXPECT_EQ(text_of(path), "the last record\n");
+  file.write("the new one\n");
+  EXPECT_EQ(text_of(path), "the new one\n");
+}
+
+TEST(OutputFile, TryingANewPathLeavesNoFileUntilWritten) {
+  piles::testing::TempDir dir;
+  const std::string path = dir.file("g.b");
+  const piles::OutputFile file(path, "--bfile");
+  EXPECT_TRUE(file.wanted());
+  EXPECT_FALSE(std::filesystem::exists(path));
+  file.write("1 0\n");
+  EXPECT_EQ(text_of(path), "1 0\n");
+}
+
+TEST(OutputFile, APathThatCannotBeWrittenIsAUsageErrorNamingTheOption) {
+  piles::testing::TempDir dir;
+  for (const std::string& path : {dir.file("no/such/folder/x"), dir.path().string()}) {
+    try {
+      piles::OutputFile(path, "-o");
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const piles::UsageError& e) {
+      EXPECT_EQ(std::string(e.what()), "-o " + path + ": cannot be written");
+    }
+  }
+}
+
+TEST(OutputFile, AnEmptyPathAsksForNoFile) {
+  EXPECT_FALSE(piles::OutputFile("", "--json").wanted());
+}
