@@ -6,30 +6,21 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <stdexcept>
 
 #include "host/common/error.hpp"
 #include "tests/support/temp_dir.hpp"
 
-namespace {
-
-std::string text_of(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
+using piles::testing::slurp;
 
 TEST(OutputFile, TryingAPathKeepsTheTextAlreadyThere) {
   piles::testing::TempDir dir;
   const std::string path = dir.file("record.json");
   std::ofstream(path) << "the last record\n";
   const piles::OutputFile file(path, "--json");
-  EXPECT_EQ(text_of(path), "the last record\n");
+  EXPECT_EQ(slurp(path), "the last record\n");
   file.write("the new one\n");
-  EXPECT_EQ(text_of(path), "the new one\n");
+  EXPECT_EQ(slurp(path), "the new one\n");
 }
 
 TEST(OutputFile, TryingANewPathLeavesNoFileUntilWritten) {
@@ -39,7 +30,7 @@ TEST(OutputFile, TryingANewPathLeavesNoFileUntilWritten) {
   EXPECT_TRUE(file.wanted());
   EXPECT_FALSE(std::filesystem::exists(path));
   file.write("1 0\n");
-  EXPECT_EQ(text_of(path), "1 0\n");
+  EXPECT_EQ(slurp(path), "1 0\n");
 }
 
 TEST(OutputFile, APathThatCannotBeWrittenIsAUsageErrorNamingTheOption) {
@@ -56,4 +47,15 @@ TEST(OutputFile, APathThatCannotBeWrittenIsAUsageErrorNamingTheOption) {
 
 TEST(OutputFile, AnEmptyPathAsksForNoFile) {
   EXPECT_FALSE(piles::OutputFile("", "--json").wanted());
+}
+
+TEST(OutputFile, AFailedWriteNamesThePath) {
+  piles::testing::TempDir dir;
+  const std::string path = dir.file("no/such/folder/table.md");
+  try {
+    piles::write_text_file(path, "| n |\n");
+    ADD_FAILURE() << path << " was written";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": cannot be written");
+  }
 }

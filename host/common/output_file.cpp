@@ -10,21 +10,20 @@
 
 namespace piles {
 
-OutputFile::OutputFile(std::string path, std::string option)
-    : path_(std::move(path)), option_(std::move(option)) {
+void write_text_file(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out.write(text.data(), static_cast<std::streamsize>(text.size())).flush())
+    throw std::runtime_error(fmt::format("{}: cannot be written", path.string()));
+}
+
+OutputFile::OutputFile(std::string path, const std::string& option) : path_(std::move(path)) {
   if (path_.empty()) return;
   std::error_code ec;
   const bool existed = std::filesystem::exists(path_, ec);
   // Appending opens the file for writing without emptying it.
   if (!std::ofstream(path_, std::ios::app))
-    throw UsageError(fmt::format("{} {}: cannot be written", option_, path_));
+    throw UsageError(fmt::format("{} {}: cannot be written", option, path_));
   if (!existed) std::filesystem::remove(path_, ec);
-}
-
-void OutputFile::write(std::string_view text) const {
-  std::ofstream out(path_, std::ios::binary);
-  if (!out.write(text.data(), static_cast<std::streamsize>(text.size())).flush())
-    throw std::runtime_error(fmt::format("{} {}: cannot be written", option_, path_));
 }
 
 }  // namespace piles

@@ -6,25 +6,15 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
 
 #include "build_info.hpp"
 #include "host/common/clock.hpp"
 #include "host/common/machine.hpp"
+#include "host/common/output_file.hpp"
 
 namespace piles::results {
-namespace {
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-}
-
-}  // namespace
-
 Writer::Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet)
     : dir_(std::move(dir)),
       preset_(std::move(preset)),
@@ -62,14 +52,14 @@ std::filesystem::path Writer::external(const std::string& file, const std::strin
 
 void Writer::markdown(const std::string& file, const std::string& title, std::string_view what,
                       const std::string& body) {
-  write_file(external(file, title),
-             fmt::format("# {}\n\n_{}_\n\n{}", title, provenance(what), body));
+  write_text_file(external(file, title),
+                  fmt::format("# {}\n\n_{}_\n\n{}", title, provenance(what), body));
 }
 
 void Writer::commented(const std::string& file, const std::string& description,
                        std::string_view what, const std::string& body) {
-  write_file(external(file, description),
-             fmt::format("# {}\n# {}\n{}", description, provenance(what), body));
+  write_text_file(external(file, description),
+                  fmt::format("# {}\n# {}\n{}", description, provenance(what), body));
 }
 
 void Writer::plot(const std::string& file, const std::string& description,
@@ -110,7 +100,7 @@ void Writer::write_runs(const std::string& folder, const Runs& runs) {
   for (const Record& r : runs.records) md += fmt::format("| {} | {:.3f} |\n", r.tables, r.seconds);
   for (const Record& r : runs.records)
     if (!r.details.empty()) md += fmt::format("\n## {}\n\n{}", r.tables, r.details);
-  write_file(
+  write_text_file(
       external(folder + "/RUNS.md",
                fmt::format("{}: when, on what and how long its tables were last made", folder)),
       md);
@@ -147,21 +137,23 @@ void Writer::write_frontier() {
     for (const std::string& w : waits_) md += fmt::format("- {}\n", w);
   }
   markdown("FRONTIER.md", "piles: past the published record", "every table", md);
-  write_file(external("RUNS.md", "how long each FRONTIER.md result took in the last run"), times);
+  write_text_file(external("RUNS.md", "how long each FRONTIER.md result took in the last run"),
+                  times);
 }
 
 void Writer::write_index() const {
   std::string body = "| file | what it holds |\n|---|---|\n";
   for (const auto& [file, description] : written_)
     body += fmt::format("| [{0}]({0}) | {1} |\n", file, description);
-  write_file(dir_ / "README.md",
-             fmt::format("# piles results\n\n_{}_\n\nRegenerate with `make results` (or `piles "
-                         "results --preset quick|full`). The tables, plots and this index hold "
-                         "answers only, so a rerun changes a file only where an answer changes; "
-                         "each folder's RUNS.md says when, on what and how long its tables were "
-                         "last made. Benchmark records are in [bench/](bench/), written by the "
-                         "`bench_*` programs.\n\n{}",
-                         provenance("every table"), body));
+  write_text_file(
+      dir_ / "README.md",
+      fmt::format("# piles results\n\n_{}_\n\nRegenerate with `make results` (or `piles "
+                  "results --preset quick|full`). The tables, plots and this index hold "
+                  "answers only, so a rerun changes a file only where an answer changes; "
+                  "each folder's RUNS.md says when, on what and how long its tables were "
+                  "last made. Benchmark records are in [bench/](bench/), written by the "
+                  "`bench_*` programs.\n\n{}",
+                  provenance("every table"), body));
 }
 
 }  // namespace piles::results

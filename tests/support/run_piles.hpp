@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/temp_dir.hpp"
+
 namespace piles::testing {
 
 struct CliResult {
@@ -21,11 +23,6 @@ struct CliResult {
   std::string out, err;
   nlohmann::json json() const { return nlohmann::json::parse(out); }
 };
-
-inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The binary under test: $PILES_BINARY where set (a GPU bundle's tests run from wherever the
 // bundle was copied to), else the one this build made.
