@@ -2,23 +2,17 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "host/results/writer.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using piles::results::Writer;
+using piles::testing::slurp;
 
 namespace {
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void write_demo(Writer& writer) {
   writer.markdown("demo/table.md", "Demo table", "demo 1..3", "| n |\n|---:|\n| 1 |\n");
@@ -48,13 +42,13 @@ fs::path make(const std::string& name, int threads) {
 // each took is in the top RUNS.md.
 TEST(ResultsWriter, FrontierListsEveryRowAndWhatWaits) {
   const fs::path dir = make("frontier", 3);
-  const std::string page = read(dir / "FRONTIER.md");
+  const std::string page = slurp(dir / "FRONTIER.md");
   EXPECT_NE(page.find("| Demo: the answer | nothing published | n <= 3 | `piles demo 1..3` | "
                       "[demo/table.csv](demo/table.csv) |\n"),
             std::string::npos)
       << page;
   EXPECT_NE(page.find("- Demo n = 4."), std::string::npos) << page;
-  const std::string times = read(dir / "RUNS.md");
+  const std::string times = slurp(dir / "RUNS.md");
   EXPECT_NE(times.find("| Demo: the answer | 1 s |"), std::string::npos) << times;
   EXPECT_NE(times.find("3 threads"), std::string::npos) << times;
   fs::remove_all(dir);
@@ -66,20 +60,20 @@ TEST(ResultsWriter, FrontierListsEveryRowAndWhatWaits) {
 TEST(ResultsWriter, OnlyRunsDependsOnTheRun) {
   const fs::path a = make("a", 1), b = make("b", 7);
   for (const char* file : {"demo/table.md", "demo/table.csv", "README.md", "FRONTIER.md"}) {
-    EXPECT_EQ(read(a / file), read(b / file)) << file;
-    EXPECT_EQ(read(a / file).find("threads"), std::string::npos) << file;
-    EXPECT_EQ(read(a / file).find("UTC"), std::string::npos) << file;
+    EXPECT_EQ(slurp(a / file), slurp(b / file)) << file;
+    EXPECT_EQ(slurp(a / file).find("threads"), std::string::npos) << file;
+    EXPECT_EQ(slurp(a / file).find("UTC"), std::string::npos) << file;
   }
-  EXPECT_NE(read(a / "demo/table.md").find("`piles results --preset quick` (demo 1..3)"),
+  EXPECT_NE(slurp(a / "demo/table.md").find("`piles results --preset quick` (demo 1..3)"),
             std::string::npos);
 
-  const std::string runs = read(b / "demo/RUNS.md");
+  const std::string runs = slurp(b / "demo/RUNS.md");
   EXPECT_NE(runs.find("| threads | 7 |"), std::string::npos) << runs;
   EXPECT_NE(runs.find("UTC"), std::string::npos) << runs;
   EXPECT_NE(runs.find("| table.md, table.csv | 1.250 |"), std::string::npos) << runs;
   EXPECT_NE(runs.find("## table.md, table.csv"), std::string::npos) << runs;
-  EXPECT_NE(read(a / "README.md").find("[demo/RUNS.md](demo/RUNS.md)"), std::string::npos);
-  EXPECT_NE(read(a / "README.md").find("[FRONTIER.md](FRONTIER.md)"), std::string::npos);
+  EXPECT_NE(slurp(a / "README.md").find("[demo/RUNS.md](demo/RUNS.md)"), std::string::npos);
+  EXPECT_NE(slurp(a / "README.md").find("[FRONTIER.md](FRONTIER.md)"), std::string::npos);
   fs::remove_all(a);
   fs::remove_all(b);
 }
