@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "host/topswops/published.hpp"
 #include "host/topswops/solve.hpp"
 #include "host/topswops/tail_job.hpp"
+#include "tests/support/journal_line.hpp"
 #include "tests/support/run_piles.hpp"
 #include "tests/support/targets.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -138,4 +140,23 @@ TEST(TopswopsTail, BadInputExitsTwoWithOneLine) {
   };
   for (const auto& [args, message] : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles(args), message)) << args;
+}
+
+// Numbers beyond their type in a tail journal are refused, not wrapped: n = 2^32 + 9 would read
+// as 9, a negative count as a huge one.
+TEST(TopswopsTail, NumbersOutOfRangeInItsJournalAreRefused) {
+  TempDir dir;
+  ASSERT_EQ(run_piles("topswops tail 9 --quiet --checkpoint " + dir.file("nine")).status, 0);
+  const std::string journal = piles::testing::slurp(dir.file("nine"));
+  const std::vector<std::pair<std::string, std::string>> edits = {
+      {"\"n\":9", "\"n\":4294967305"},
+      {"\"games\":", "\"games\":-1"},
+      {"\"steps\":", "\"steps\":1e300,\"x\":"},
+  };
+  for (const auto& [from, to] : edits) {
+    std::ofstream(dir.file("edited")) << piles::testing::edit_journal(journal, from, to);
+    EXPECT_TRUE(piles::testing::is_usage_error(
+        run_piles("topswops solve 9 --tail " + dir.file("edited")), dir.file("edited")))
+        << to;
+  }
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -18,27 +19,8 @@
 namespace piles::bulgarian {
 namespace {
 
-// Counts of tuples beyond 32-bit ranks are only compared with that bound, so they saturate
-// here instead of overflowing.
-constexpr std::uint64_t saturated = std::uint64_t{1} << 40;
-
 std::uint64_t host_memory() {
   return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-}
-
-// tuples[j * (n + 1) + m]: j-tuples of partitions with m cards in all, j <= players.
-std::vector<std::uint64_t> tuple_table(int n, int players) {
-  std::vector<std::uint64_t> t((players + 1) * (n + 1), 0);
-  t[0] = 1;
-  for (int j = 1; j <= players; ++j)
-    for (int m = 0; m <= n; ++m) {
-      std::uint64_t sum = 0;
-      for (int k = 0; k <= m; ++k)
-        sum = std::min(saturated, sum + std::min(saturated, partition_count(k) *
-                                                                t[(j - 1) * (n + 1) + m - k]));
-      t[j * (n + 1) + m] = sum;
-    }
-  return t;
 }
 
 template <class Game>
@@ -74,7 +56,28 @@ void run_game(const Game& game, const RunTarget& target, Analysis& a) {
   count_cycles(game, a);
 }
 
+// a * b, or the cap where it would reach it: the product is capped before it can wrap.
+std::uint64_t capped_product(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return tuple_count_cap;
+  return std::min(tuple_count_cap, product);
+}
+
 }  // namespace
+
+std::vector<std::uint64_t> tuple_table(int n, int players) {
+  std::vector<std::uint64_t> t((players + 1) * (n + 1), 0);
+  t[0] = 1;
+  for (int j = 1; j <= players; ++j)
+    for (int m = 0; m <= n; ++m) {
+      std::uint64_t sum = 0;
+      for (int k = 0; k <= m; ++k)
+        sum = std::min(tuple_count_cap,
+                       sum + capped_product(partition_count(k), t[(j - 1) * (n + 1) + m - k]));
+      t[j * (n + 1) + m] = sum;
+    }
+  return t;
+}
 
 int variant_max_n(const Variant& v) {
   if (v.kind == VariantKind::montreal)

@@ -8,6 +8,7 @@
 
 #include "core/topswops.hpp"
 #include "host/common/error.hpp"
+#include "host/common/json_integer.hpp"
 #include "host/common/parallel.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/play.hpp"
@@ -51,17 +52,17 @@ nlohmann::json to_json(const Counts& c) {
 Counts counts_from_json(const Plan& plan, const nlohmann::json& payload, const std::string& where) {
   Counts c = empty_counts(plan);
   try {
-    const auto any = payload.at("any").get<std::vector<int>>();
-    const auto sorted = payload.at("sorted").get<std::vector<int>>();
-    const auto nodes = payload.at("nodes").get<std::vector<std::uint64_t>>();
+    const auto any = json_integers<int>(payload.at("any"));
+    const auto sorted = json_integers<int>(payload.at("sorted"));
+    const auto nodes = json_integers<std::uint64_t>(payload.at("nodes"));
     if (any.size() != c.any.size() || sorted.size() != c.sorted.size() ||
         nodes.size() != c.nodes.size())
       throw UsageError(fmt::format("{}: a tail chunk of the wrong size", where));
     c.any = any;
     c.sorted = sorted;
     c.nodes = nodes;
-    c.games = payload.at("games").get<std::uint64_t>();
-    c.decks = payload.at("decks").get<std::uint64_t>();
+    c.games = json_integer<std::uint64_t>(payload.at("games"));
+    c.decks = json_integer<std::uint64_t>(payload.at("decks"));
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed tail chunk ({})", where, e.what()));
   }
@@ -229,10 +230,10 @@ TailResult read_tail(const std::vector<std::string>& journals) {
     if (p.at("search") != "tail/1")
       throw UsageError(
           fmt::format("{}: not the journal of a tail (made by topswops tail)", journals.front()));
-    n = p.at("n").get<int>();
+    n = json_integer<int>(p.at("n"));
     const nlohmann::json& s = p.at("start");
-    start = {s.at("from").get<int>(), s.at("deck").get<std::vector<int>>(),
-             s.at("steps").get<int>(), s.at("landed").get<int>()};
+    start = {json_integer<int>(s.at("from")), json_integers<int>(s.at("deck")),
+             json_integer<int>(s.at("steps")), json_integer<int>(s.at("landed"))};
   });
   check_tail_n(n);
   const Plan plan = tail_plan(n, start.from);

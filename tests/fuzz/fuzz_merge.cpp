@@ -1,8 +1,8 @@
-// The merge commands of the three journaled games on any journal, alone and beside a real
-// shard journal (before and after it), with the merged answer rendered as the command prints
-// it. The input is a journal whose checksums are made right first (fuzz_journal covers the
-// checksum check). A journal that does not merge may only be refused with UsageError, and a
-// merge may not depend on the order of its files.
+// The merge commands of the three journaled games, and the reader of tail journals, on any
+// journal, alone and beside a real shard journal (before and after it), with the merged answer
+// rendered as the command prints it. The input is a journal whose checksums are made right first
+// (fuzz_journal covers the checksum check). A journal that does not merge may only be refused
+// with UsageError, and a merge may not depend on the order of its files.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -16,6 +16,7 @@
 #include "host/common/error.hpp"
 #include "host/topswops/report.hpp"
 #include "host/topswops/solve.hpp"
+#include "host/topswops/tail_job.hpp"
 #include "tests/fuzz/support.hpp"
 
 namespace {
@@ -76,6 +77,16 @@ std::vector<Game> games() {
   table.run.checkpoint = babylon.shard;
   piles::babylon::solve_table(table, cpu);
   all.push_back(babylon);
+
+  // A tail of n = 9 is one chunk: its whole journal stands beside the input.
+  Game tail{[](const Files& files) { piles::topswops::read_tail(files); },
+            piles::fuzz::scratch("tail-whole").string()};
+  piles::topswops::TailOptions tail_options;
+  tail_options.n = 9;
+  tail_options.run.quiet = true;
+  tail_options.run.checkpoint = tail.shard;
+  piles::topswops::run_tail(tail_options, cpu);
+  all.push_back(tail);
   return all;
 }
 
