@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <boost/crc.hpp>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "host/common/checkpoint.hpp"
@@ -64,8 +68,10 @@ TEST_F(JournalTest, EveryLineCarriesItsChecksum) {
   const std::string t = text();
   EXPECT_EQ(t.rfind("problem {", 0), 0u);
   const std::string second = t.substr(t.find('\n') + 1);
-  EXPECT_EQ(second.rfind("1 {\"x\":1} ", 0), 0u) << second;
-  EXPECT_EQ(second.size(), std::string("1 {\"x\":1} 01234567\n").size());
+  EXPECT_EQ(second.rfind("run {", 0), 0u) << second;
+  const std::string third = second.substr(second.find('\n') + 1);
+  EXPECT_EQ(third.rfind("1 {\"x\":1} ", 0), 0u) << third;
+  EXPECT_EQ(third.size(), std::string("1 {\"x\":1} 01234567\n").size());
 }
 
 TEST_F(JournalTest, LineCutShortByAKillIsDropped) {
@@ -76,12 +82,17 @@ TEST_F(JournalTest, LineCutShortByAKillIsDropped) {
   }
   const std::string whole = text();
   write(whole.substr(0, whole.size() - 5));  // the last line lost its end
+  const std::string whole_lines = whole.substr(0, whole.rfind('\n', whole.size() - 2) + 1);
   {
     ChunkJournal journal(path_, problem_);
     EXPECT_EQ(journal.done().size(), 1u);
     journal.append(2, {{"x", 2}});
   }
-  EXPECT_EQ(text(), whole);
+  // The half line is gone; this run's line and the chunk follow the whole lines.
+  EXPECT_EQ(text().rfind(whole_lines, 0), 0u);
+  EXPECT_EQ(read_journal(path_).chunks,
+            (std::map<std::uint64_t, json>{{1, {{"x", 1}}}, {2, {{"x", 2}}}}));
+  EXPECT_EQ(read_journal(path_).runs.size(), 2u);
 }
 
 TEST_F(JournalTest, DamagedLineIsRefused) {
@@ -94,7 +105,7 @@ TEST_F(JournalTest, DamagedLineIsRefused) {
   t[t.find("\"x\":1") + 4] = '7';
   write(t);
   const std::string error = open_error(problem_);
-  EXPECT_NE(error.find("line 2"), std::string::npos) << error;
+  EXPECT_NE(error.find("line 3"), std::string::npos) << error;
   EXPECT_NE(error.find("checksum"), std::string::npos) << error;
   EXPECT_THROW(read_journal(path_), UsageError);
 }
@@ -123,6 +134,45 @@ TEST_F(JournalTest, ChunkTwiceWithDifferentResultsIsRefused) {
   ChunkJournal(path_, problem_).append(4, {{"x", 2}});
   const std::string error = open_error(problem_);
   EXPECT_NE(error.find("chunk 4"), std::string::npos) << error;
+}
+
+TEST_F(JournalTest, AChunkTwiceWithOnlyItsTimeDifferentIsReadOnce) {
+  {
+    ChunkJournal journal(path_, problem_);
+    journal.append(4, {{"x", 1}, {"seconds", 0.5}});
+    journal.append(4, {{"x", 1}, {"seconds", 0.7}});
+  }
+  EXPECT_EQ(read_journal(path_).chunks.size(), 1u);
+  EXPECT_EQ(open_error(problem_), "");
+}
+
+TEST_F(JournalTest, ASecondWriterIsRefusedNamingTheFirst) {
+  ChunkJournal first(path_, problem_);
+  first.append(1, {{"x", 1}});
+  const std::string error = open_error(problem_);
+  EXPECT_NE(error.find(path_ + ": the journal is in use by another piles run"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find(fmt::format("pid {} on ", getpid())), std::string::npos) << error;
+  first.append(2, {{"x", 2}});
+  EXPECT_EQ(read_journal(path_).chunks.size(), 2u) << "the refused writer wrote nothing";
+}
+
+TEST_F(JournalTest, TheWriterIsFreedWhenItsRunEnds) {
+  { ChunkJournal(path_, problem_).append(1, {{"x", 1}}); }
+  EXPECT_EQ(open_error(problem_), "");
+}
+
+TEST_F(JournalTest, EveryRunThatWritesLeavesItsProvenance) {
+  { ChunkJournal(path_, problem_).append(1, {{"x", 1}}); }
+  { ChunkJournal(path_, problem_).append(2, {{"x", 2}}); }
+  const auto runs = read_journal(path_).runs;
+  ASSERT_EQ(runs.size(), 2u);
+  for (const json& run : runs) {
+    for (const char* key :
+         {"version", "commit", "host", "backend", "threads", "ranks", "devices", "started"})
+      EXPECT_TRUE(run.contains(key)) << key << " in " << run;
+    EXPECT_EQ(run.at("pid"), getpid());
+  }
 }
 
 TEST_F(JournalTest, DeeplyNestedLineIsRefused) {

@@ -10,8 +10,10 @@ TEST(Cli, VersionSaysBuildAndDevice) {
   const auto r = run_piles("--version");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(std::string("piles ") + piles::version), std::string::npos);
+  EXPECT_NE(r.out.find(std::string("commit: ") + piles::commit + "\n"), std::string::npos);
+  EXPECT_NE(r.out.find(std::string("build: ") + piles::build_type + ", "), std::string::npos);
 #ifdef PILES_HAVE_CUDA
-  EXPECT_NE(r.out.find("CUDA build: yes"), std::string::npos);
+  EXPECT_NE(r.out.find("CUDA build: yes (architectures "), std::string::npos);
 #else
   EXPECT_NE(r.out.find("CUDA build: no"), std::string::npos);
 #endif

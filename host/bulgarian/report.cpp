@@ -7,6 +7,7 @@
 
 #include "core/bulgarian.hpp"
 #include "host/common/output.hpp"
+#include "host/common/provenance.hpp"
 
 namespace piles::bulgarian {
 nlohmann::json to_json(const Trace& t) {
@@ -99,10 +100,8 @@ std::string to_text(const Analysis& a, bool quiet) {
   std::string histogram;
   for (std::size_t d = 0; d < a.transient_histogram.size(); ++d)
     histogram += fmt::format("{}{}:{}", d == 0 ? "" : " ", d, a.transient_histogram[d]);
-  out +=
-      fmt::format("  moves to cycle     {}\n  engine             {}, {}, {} thread{}, {:.3f} s\n",
-                  histogram, engine_name(a.engine), a.target.device, a.target.threads,
-                  a.target.threads == 1 ? "" : "s", a.seconds);
+  out += fmt::format("  moves to cycle     {}\n  engine             {}, {}, {:.3f} s\n", histogram,
+                     engine_name(a.engine), describe_target(a.target), a.seconds);
   return out;
 }
 
@@ -151,8 +150,8 @@ std::string to_text(const RandomResult& r, bool quiet) {
       r.n, r.spec.p, r.spec.steps, paren_list(r.spec.start), r.spec.runs, r.spec.seed, mean,
       paren_list(r.triangle()), r.distance_to_triangle(), r.mean_piles());
   if (!quiet)
-    out += fmt::format("  backend             {}, {} thread{}, {:.3f} s\n", r.target.device,
-                       r.target.threads, r.target.threads == 1 ? "" : "s", r.seconds);
+    out +=
+        fmt::format("  backend             {}, {:.3f} s\n", describe_target(r.target), r.seconds);
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/bulgarian.hpp"
 #include "host/common/error.hpp"
+#include "host/common/gnuplot.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/bulgarian_random.hpp"
 #endif
@@ -137,16 +138,8 @@ std::string random_plot_script(const RandomResult& r) {
       data, r.n, r.spec.p, r.spec.steps, r.spec.runs);
 }
 
-void plot_random(const RandomResult& r, const std::string& svg_path) {
-  if (svg_path.find('\'') != std::string::npos)
-    throw UsageError(fmt::format("--plot: '{}' has a quote in its name", svg_path));
-  const std::string script =
-      fmt::format("set terminal svg size 800,500 dynamic font 'sans,12'\nset output '{}'\n{}",
-                  svg_path, random_plot_script(r));
-  FILE* gp = popen("gnuplot", "w");
-  if (!gp) throw std::runtime_error("cannot start gnuplot");
-  std::fwrite(script.data(), 1, script.size(), gp);
-  if (pclose(gp) != 0) throw std::runtime_error(fmt::format("gnuplot failed on {}", svg_path));
+std::string random_plot_svg(const RandomResult& r) {
+  return svg_from_gnuplot(random_plot_script(r));
 }
 
 }  // namespace piles::bulgarian

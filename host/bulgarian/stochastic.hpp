@@ -41,7 +41,7 @@ RandomResult run_random(const RandomSpec& spec, const RunTarget& target);
 // gnuplot commands (no terminal, no output) drawing the mean shape against the triangle.
 std::string random_plot_script(const RandomResult& r);
 
-// The same picture as an SVG file, drawn by gnuplot.
-void plot_random(const RandomResult& r, const std::string& svg_path);
+// The same picture as SVG text, drawn by gnuplot.
+std::string random_plot_svg(const RandomResult& r);
 
 }  // namespace piles::bulgarian

@@ -18,7 +18,9 @@
 #include "host/cli/job_options.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
+#include "host/common/output_file.hpp"
 #include "host/common/parse.hpp"
+#include "host/common/provenance.hpp"
 
 namespace piles::cli {
 namespace {
@@ -151,6 +153,7 @@ bulgarian::RandomSpec parse_random(const RandomOptions& o) {
 
 void run_random(const RandomOptions& options, const CommonOptions& common) {
   const bulgarian::RandomSpec spec = parse_random(options);
+  const OutputFile plot(options.plot, "--plot");
   // The GPU engine keeps a chain's piles in a fixed array; more cards play on the CPU.
   const bool fits_gpu =
       std::accumulate(spec.start.begin(), spec.start.end(), 0) <= partition::max_n;
@@ -159,12 +162,18 @@ void run_random(const RandomOptions& options, const CommonOptions& common) {
   const RunTarget target =
       fits_gpu ? resolve_backend(common)
                : RunTarget{Backend::cpu, "cpu", host_only_threads(common, beyond.c_str())};
+  note_target(target);
   const bulgarian::RandomResult r = bulgarian::run_random(spec, target);
-  if (!options.plot.empty()) bulgarian::plot_random(r, options.plot);
   if (common.json)
     emit_json(bulgarian::to_json(r));
   else
     fmt::print("{}", bulgarian::to_text(r, common.quiet));
+  // The answer is out before the picture is drawn: a picture that fails costs only itself.
+  if (plot.wanted()) try {
+      plot.write(bulgarian::random_plot_svg(r));
+    } catch (const std::runtime_error& e) {
+      throw UsageError(fmt::format("--plot {}: {}", options.plot, e.what()));
+    }
 }
 
 }  // namespace

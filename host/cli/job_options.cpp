@@ -4,6 +4,7 @@
 
 #include "host/common/error.hpp"
 #include "host/common/parse.hpp"
+#include "host/mpi/launcher.hpp"
 
 namespace piles::cli {
 
@@ -30,9 +31,17 @@ JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_sha
   if (!args.shard.empty()) o.shard = job::parse_shard(args.shard, max_shards);
   if (!args.slice.empty()) o.slice_seconds = parse_seconds(args.slice, "--slice");
   if (!args.time_limit.empty()) o.time_limit = parse_seconds(args.time_limit, "--time-limit");
-  o.quiet = common.quiet || common.json;
+  o.quiet = common.quiet;
+  o.status_every = common.status_every;
   CommonOptions device = common;
   if (cpu_only) device.backend = "cpu";
+  if (!args.mpi)
+    if (const auto launch = mpi::launched_with_others())
+      throw UsageError(fmt::format(
+          "started by an MPI launcher as one of {} processes ({}) but without --mpi: each would "
+          "run the whole job and write the same journal; add --mpi to share the chunks among "
+          "them",
+          launch->size, launch->variable));
   if (args.mpi) {
     setup.session = std::make_unique<mpi::Session>();
     o.session = setup.session.get();

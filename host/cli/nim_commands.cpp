@@ -49,7 +49,8 @@ void run_grundy(const GrundyOptions& options, const CommonOptions& common) {
   const OutputFile bfile(options.bfile, "--bfile");
   const auto start = std::chrono::steady_clock::now();
   {
-    Progress progress(fmt::format("G_{}", g.k), upto, "piles", common.quiet || g.k != 3);
+    Progress progress(fmt::format("G_{}", g.k), upto, "piles", 0,
+                      {.quiet = common.quiet || g.k != 3, .status_every = common.status_every});
     g.values = nim::grundy_values(g.k, upto, g.threads, &progress);
   }
   g.seconds = seconds_since(start);

@@ -31,7 +31,10 @@ int fail(int status, const std::string& message) {
 
 void print_version() {
   const std::string device = gpu_description();
-  fmt::print("piles {}\nCUDA build: {}\nGPU: {}\n", version, cuda_build() ? "yes" : "no",
+  const std::string cuda =
+      cuda_build() ? fmt::format("yes (architectures {})", cuda_architectures) : "no";
+  fmt::print("piles {}\ncommit: {}\nbuild: {}, {}\nCUDA build: {}\nGPU: {}\n", version, commit,
+             build_type, compiler, cuda,
              device.empty() ? fmt::format("none ({})", gpu_unavailable_reason()) : device);
 }
 
@@ -49,7 +52,7 @@ int run(int argc, char** argv) {
         print_version();
         throw CLI::Success();
       },
-      "Print the version, whether this build has CUDA, and the GPU found");
+      "Print the version, commit, build, whether this build has CUDA, and the GPU found");
   app.add_option("--backend", common.backend, "auto | cpu | gpu (auto: GPU when one answers)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   app.add_option_function<std::string>(
@@ -59,7 +62,15 @@ int run(int argc, char** argv) {
       },
       "CPU threads (0: all)");
   app.add_flag("--json", common.json, "One JSON object per result on stdout");
-  app.add_flag("--quiet", common.quiet, "Only the result; no progress bar, no detail");
+  app.add_flag("--quiet", common.quiet,
+               "Only the result; no progress bar or status lines, no detail");
+  app.add_option_function<std::string>(
+         "--status-every",
+         [&common](const std::string& text) {
+           common.status_every = text == "0" ? 0 : parse_seconds(text, "--status-every");
+         },
+         "Seconds between status lines on stderr when it is not a terminal (default 30; 0: none)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
   add_topswops_commands(app, common);
   add_bulgarian_commands(app, common);

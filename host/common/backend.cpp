@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "host/common/error.hpp"
+#include "host/common/provenance.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/device.hpp"
 #endif
@@ -66,7 +67,9 @@ const char* backend_name(Backend backend) {
   return backend == Backend::gpu ? "gpu" : "cpu";
 }
 
-RunTarget resolve_backend(const CommonOptions& options) {
+namespace {
+
+RunTarget pick_backend(const CommonOptions& options) {
   RunTarget target;
   target.threads = resolve_threads(options.threads);
   target.device = "cpu";
@@ -91,6 +94,14 @@ RunTarget resolve_backend(const CommonOptions& options) {
   }
   target.backend = Backend::gpu;
   target.device = device;
+  return target;
+}
+
+}  // namespace
+
+RunTarget resolve_backend(const CommonOptions& options) {
+  const RunTarget target = pick_backend(options);
+  note_target(target);
   return target;
 }
 

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "host/common/progress.hpp"
+
 namespace piles {
 
 // Flags every search command shares (DESIGN.md section 9).
@@ -10,6 +12,7 @@ struct CommonOptions {
   int threads = 0;               // 0: every hardware thread
   bool json = false;
   bool quiet = false;
+  double status_every = default_status_every;  // between status lines in a log; 0: none
 };
 
 enum class Backend { cpu, gpu };
@@ -20,6 +23,7 @@ struct RunTarget {
   std::string device;    // GPU description, or "cpu"
   int threads = 1;       // CPU threads (host side of a GPU run too)
   int device_index = 0;  // which of the machine's GPUs (one per MPI rank on a node)
+  int ranks = 1;         // processes of the MPI job this one belongs to
 };
 
 // Makes the target's GPU the current device of the calling thread (CUDA keeps one per host

@@ -1,22 +1,27 @@
 #include "host/common/checkpoint.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/crc.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "host/common/error.hpp"
+#include "host/common/machine.hpp"
+#include "host/common/provenance.hpp"
 
 namespace piles {
 namespace {
+
+constexpr auto lock_patience = std::chrono::seconds(5);
 
 std::uint32_t crc32(std::string_view text) {
   boost::crc_32_type crc;
@@ -74,27 +79,101 @@ std::uint64_t parse_chunk_id(const std::string& key, const std::string& where) {
   return id;
 }
 
-// Only a regular file can be a journal: a device such as /dev/zero would never end.
-std::string slurp(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-    throw UsageError(fmt::format("{}: not a regular file, so not a journal", path.string()));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot read the journal", path.string()));
-  // Some files that call themselves regular cannot be read (/proc/self/mem): the library
-  // throws its own message, which would name neither the file nor the flag.
-  try {
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  } catch (const std::exception&) {
-    throw UsageError(fmt::format("{}: cannot read the journal (reading it fails)", path.string()));
-  }
-}
-
 // The journal's text up to its last newline: a line without one was being written when the
 // run died.
 std::size_t complete_length(const std::string& text) {
   const std::size_t newline = text.rfind('\n');
   return newline == std::string::npos ? 0 : newline + 1;
+}
+
+// Only a regular file can be a journal: a device such as /dev/zero would never end.
+void require_regular(int fd, const std::filesystem::path& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    throw UsageError(fmt::format("{}: not a regular file, so not a journal", path.string()));
+}
+
+// The whole text of an open journal. Some files that call themselves regular cannot be read
+// (/proc/self/mem): that is said naming the file.
+std::string read_all(int fd, const std::filesystem::path& path) {
+  std::string text;
+  char buffer[1 << 16];
+  for (off_t at = 0;;) {
+    const ssize_t got = ::pread(fd, buffer, sizeof buffer, at);
+    if (got < 0)
+      throw UsageError(
+          fmt::format("{}: cannot read the journal (reading it fails)", path.string()));
+    if (got == 0) return text;
+    text.append(buffer, static_cast<std::size_t>(got));
+    at += got;
+  }
+}
+
+// A file descriptor closed when it goes out of scope.
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string slurp(const std::filesystem::path& path) {
+  const Descriptor in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (in.fd < 0) throw UsageError(fmt::format("{}: cannot read the journal", path.string()));
+  require_regular(in.fd, path);
+  return read_all(in.fd, path);
+}
+
+// "pid 4242 on node7 since 2026-11-25 12:00:00 UTC": who wrote the journal's last "run" line,
+// which is the process that holds it when it is locked.
+std::string holder(const std::string& text) {
+  try {
+    const std::size_t end = complete_length(text);
+    std::size_t pos = 0;
+    nlohmann::json run;
+    while (pos < end) {
+      const std::size_t newline = text.find('\n', pos);
+      const std::string_view line = std::string_view(text).substr(pos, newline - pos);
+      if (line.rfind("run ", 0) == 0) run = parse_line(line, "").value;
+      pos = newline + 1;
+    }
+    if (run.is_object())
+      return fmt::format("pid {} on {} since {}", run.at("pid").get<long long>(),
+                         run.at("host").get<std::string>(), run.at("started").get<std::string>());
+  } catch (const std::exception&) {
+  }
+  return "another process";
+}
+
+// Writes the whole line (a write may take part of it), or false with errno set.
+bool write_whole(int fd, std::string_view line) {
+  while (!line.empty()) {
+    const ssize_t put = ::write(fd, line.data(), line.size());
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) {
+      if (put == 0) errno = ENOSPC;
+      return false;
+    }
+    line.remove_prefix(static_cast<std::size_t>(put));
+  }
+  return true;
+}
+
+// This process's "run" line: what it is and where it runs.
+nlohmann::json run_line() {
+  nlohmann::json run = provenance();
+  run["pid"] = static_cast<long long>(::getpid());
+  run["started"] = utc_now();
+  return run;
+}
+
+// Two lines of one chunk agree when their results do: "seconds" says how long a run took.
+bool same_result(nlohmann::json a, nlohmann::json b) {
+  if (a.is_object() && b.is_object()) {
+    a.erase("seconds");
+    b.erase("seconds");
+  }
+  return a == b;
 }
 
 JournalContents parse_journal(const std::string& text, const std::string& name) {
@@ -112,9 +191,13 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
       contents.problem = line.value;
       continue;
     }
+    if (line.key == "run") {
+      contents.runs.push_back(line.value);
+      continue;
+    }
     const std::uint64_t id = parse_chunk_id(line.key, where);
     const auto [it, fresh] = contents.chunks.emplace(id, line.value);
-    if (!fresh && it->second != line.value)
+    if (!fresh && !same_result(it->second, line.value))
       throw UsageError(fmt::format("{}: chunk {} appears twice with different results", where, id));
   }
   if (end > 0 && contents.problem.is_null())
@@ -132,36 +215,61 @@ JournalContents read_journal(const std::filesystem::path& path) {
 
 ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem)
     : path_(std::move(path)) {
+  const std::string name = path_.string();
   std::error_code ec;
-  const bool exists = std::filesystem::exists(path_, ec);
-  std::size_t keep = 0;
-  if (exists) {
-    const std::string text = slurp(path_);
-    JournalContents contents = parse_journal(text, path_.string());
-    if (!contents.problem.is_null() && contents.problem != problem)
-      throw UsageError(
-          fmt::format("{}: the journal was written for a different problem ({}), not this one ({})",
-                      path_.string(), contents.problem.dump(), problem.dump()));
-    done_ = std::move(contents.chunks);
-    keep = complete_length(text);
-    if (keep < text.size()) std::filesystem::resize_file(path_, keep, ec);
-    if (ec)
-      throw UsageError(
-          fmt::format("{}: cannot write the journal ({})", path_.string(), ec.message()));
+  if (std::filesystem::exists(path_, ec) && !std::filesystem::is_regular_file(path_, ec))
+    throw UsageError(fmt::format("{}: not a regular file, so not a journal", name));
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+  try {
+    open_locked(problem);
+  } catch (...) {
+    ::close(fd_);
+    throw;
   }
-  file_ = std::fopen(path_.c_str(), "ab");
-  if (!file_) throw UsageError(fmt::format("{}: cannot write the journal", path_.string()));
-  // Unbuffered: each line goes to the file in one write, and nothing of a line that failed
-  // stays behind in a buffer to be written later.
-  std::setvbuf(file_, nullptr, _IONBF, 0);
-  length_ = keep;
-  if (keep == 0) write_line("problem", problem);
+}
+
+void ChunkJournal::open_locked(const nlohmann::json& problem) {
+  const std::string name = path_.string();
+  require_regular(fd_, path_);
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  // A run killed a moment ago (a requeued job's first instance) may take a moment to let go.
+  const auto give_up = std::chrono::steady_clock::now() + lock_patience;
+  int locked = 0;
+  while ((locked = ::fcntl(fd_, F_OFD_SETLK, &lock)) != 0 && (errno == EAGAIN || errno == EACCES) &&
+         std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (locked != 0) {
+    if (errno != EAGAIN && errno != EACCES)
+      throw UsageError(
+          fmt::format("{}: cannot lock the journal ({}), so it cannot be kept safe "
+                      "from a second run; put it on a file system with locks",
+                      name, std::strerror(errno)));
+    throw UsageError(fmt::format(
+        "{}: the journal is in use by another piles run ({}); one process at a time writes a "
+        "journal",
+        name, holder(read_all(fd_, path_))));
+  }
+  const std::string text = read_all(fd_, path_);
+  JournalContents contents = parse_journal(text, name);
+  if (!contents.problem.is_null() && contents.problem != problem)
+    throw UsageError(
+        fmt::format("{}: the journal was written for a different problem ({}), not this one ({})",
+                    name, contents.problem.dump(), problem.dump()));
+  done_ = std::move(contents.chunks);
+  length_ = complete_length(text);
+  if (length_ < text.size() && ::ftruncate(fd_, static_cast<off_t>(length_)) != 0)
+    throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+  if (length_ == 0) write_line("problem", problem);
+  write_line("run", run_line());
 }
 
 ChunkJournal::~ChunkJournal() {
-  if (!file_) return;
-  ::fdatasync(::fileno(file_));
-  std::fclose(file_);
+  ::fdatasync(fd_);
+  ::close(fd_);
 }
 
 void ChunkJournal::append(std::uint64_t chunk, const nlohmann::json& payload) {
@@ -176,11 +284,11 @@ void ChunkJournal::write_line(const std::string& key, const nlohmann::json& valu
   // crash of the machine can lose that second: whatever half line it leaves is dropped.
   // A write that fails (a full disk) is cut back off, and no line follows it, so the journal
   // keeps every whole line before it.
-  if (failed_ || std::fwrite(line.data(), 1, line.size(), file_) != line.size()) {
+  if (failed_ || !write_whole(fd_, line)) {
     const std::string why = failed_ ? "an earlier write failed" : std::strerror(errno);
     failed_ = true;
     // Should this fail too, the half line left at the end is dropped when the journal is read.
-    if (::ftruncate(::fileno(file_), static_cast<off_t>(length_)) != 0) {
+    if (::ftruncate(fd_, static_cast<off_t>(length_)) != 0) {
     }
     throw std::runtime_error(
         fmt::format("{}: cannot append to the journal: {}", path_.string(), why));
@@ -188,7 +296,7 @@ void ChunkJournal::write_line(const std::string& key, const nlohmann::json& valu
   length_ += line.size();
   const auto now = std::chrono::steady_clock::now();
   if (now - last_sync_ >= std::chrono::seconds(1)) {
-    ::fdatasync(::fileno(file_));
+    ::fdatasync(fd_);
     last_sync_ = now;
   }
 }

@@ -2,35 +2,44 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace piles {
 
 // A journal of finished chunks for a run split into numbered chunks (DESIGN.md section 11).
 // One line per entry, append-only, each line "<key> <json> <crc32>" with the CRC-32 (8 hex
 // digits) of "<key> <json>": first "problem <json>" naming what is computed, then one
-// "<chunk id> <payload>" per finished chunk. Every append is flushed at once, so a killed run
-// loses at most the chunk it was writing; started again on the same file it skips the chunks
-// already there. The payload is whatever the game's partial result is; nothing here knows.
+// "<chunk id> <payload>" per finished chunk, and a "run <json>" line from every process that
+// opened it to write (its provenance: version, commit, host, pid, start). Every append is
+// flushed at once, so a killed run loses at most the chunk it was writing; started again on the
+// same file it skips the chunks already there. The payload is whatever the game's partial
+// result is; nothing here knows, except that a payload's "seconds" is timing.
 struct JournalContents {
   nlohmann::json problem;
   std::map<std::uint64_t, nlohmann::json> chunks;
+  std::vector<nlohmann::json> runs;  // the "run" lines, oldest first
 };
 
 // Reads and verifies a journal. Throws UsageError naming the file and line when a line is
 // damaged (bad checksum, not JSON, chunk listed twice with different results) or the file is
-// not a journal. A last line without its newline was cut short by a kill and is ignored.
+// not a journal. A chunk listed twice with the same result, timing aside, is read once. A last
+// line without its newline was cut short by a kill and is ignored.
 JournalContents read_journal(const std::filesystem::path& path);
 
+// The one writer of a journal: while it exists it holds a lock on the file (an fcntl lock of
+// its open file description, which NFS carries to the server), so a second process that opens
+// the same journal to write, on this machine or another, is refused instead of appending
+// chunks beside it.
 class ChunkJournal {
  public:
-  // Opens the journal for `problem`, creating it when the file is absent or empty. An
-  // existing journal must verify (see read_journal) and name the same problem, else
-  // UsageError. A cut-short last line is removed before anything is appended.
+  // Opens the journal for `problem`, creating it when the file is absent or empty, and adds
+  // this process's "run" line. An existing journal must verify (see read_journal) and name the
+  // same problem, else UsageError; so is a journal another process holds (naming the holder
+  // from its last "run" line). A cut-short last line is removed before anything is appended.
   ChunkJournal(std::filesystem::path path, nlohmann::json problem);
   ~ChunkJournal();
   ChunkJournal(const ChunkJournal&) = delete;
@@ -45,11 +54,12 @@ class ChunkJournal {
   void append(std::uint64_t chunk, const nlohmann::json& payload);
 
  private:
+  void open_locked(const nlohmann::json& problem);
   void write_line(const std::string& key, const nlohmann::json& value);
 
   std::filesystem::path path_;
   std::map<std::uint64_t, nlohmann::json> done_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;             // holds the lock for as long as it is open
   std::size_t length_ = 0;  // of the journal's whole lines
   bool failed_ = false;     // a write failed: nothing more is appended
   std::chrono::steady_clock::time_point last_sync_{};

@@ -9,7 +9,8 @@
 
 namespace piles {
 
-// One JSON object per line on stdout (DESIGN.md section 9).
+// One JSON object per line on stdout (DESIGN.md section 9), with the provenance fields
+// (host/common/provenance.hpp) that the object does not set itself.
 void emit_json(const nlohmann::json& object);
 
 // "3,1,4,5,2": the form lists are written in on the command line.

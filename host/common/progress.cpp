@@ -27,45 +27,94 @@ std::string human_seconds(double s) {
 
 }  // namespace
 
-Progress::Progress(std::string label, std::uint64_t total, std::string unit, bool quiet)
+Progress::Progress(std::string label, std::uint64_t total, std::string unit, std::uint64_t chunks,
+                   const ProgressStyle& style)
     : label_(std::move(label)),
       unit_(std::move(unit)),
       total_(total),
-      enabled_(!quiet && isatty(STDERR_FILENO)),
-      start_(std::chrono::steady_clock::now()) {}
+      chunks_(chunks),
+      mode_(style.quiet              ? Mode::none
+            : isatty(STDERR_FILENO)  ? Mode::bar
+            : style.status_every > 0 ? Mode::lines
+                                     : Mode::none),
+      every_(style.status_every),
+      start_(std::chrono::steady_clock::now()) {
+  if (mode_ == Mode::lines)
+    timer_ = std::jthread([this](std::stop_token stop) { write_lines(stop); });
+}
 
 Progress::~Progress() {
   finish();
 }
 
-void Progress::add(std::uint64_t done) {
-  const std::uint64_t now_done = done_.fetch_add(done, std::memory_order_relaxed) + done;
-  if (!enabled_) return;
+void Progress::add(std::uint64_t units, std::uint64_t chunks) {
+  done_.fetch_add(units, std::memory_order_relaxed);
+  chunks_done_.fetch_add(chunks, std::memory_order_relaxed);
+  if (mode_ != Mode::bar) return;
   const std::int64_t now = (std::chrono::steady_clock::now() - start_).count();
   std::int64_t due = next_draw_ns_.load(std::memory_order_relaxed);
   if (now < due || !next_draw_ns_.compare_exchange_strong(due, now + redraw_ns)) return;
-  draw(now_done, false);
+  draw_bar(false);
 }
 
-void Progress::finish() {
-  if (!enabled_ || finished_) return;
-  draw(done_.load(), true);
+void Progress::note(std::string text) {
+  const std::lock_guard lock(mutex_);
+  note_ = std::move(text);
+}
+
+void Progress::finish(std::string_view how) {
+  if (finished_) return;
   finished_ = true;
+  if (timer_.joinable()) {
+    timer_.request_stop();
+    timer_.join();
+  }
+  if (mode_ == Mode::bar) draw_bar(true);
+  // A log that shows the run moving also shows where it ended.
+  if (lines_written_ > 0) {
+    const std::lock_guard lock(mutex_);
+    fmt::print(stderr, "piles: {}: {}: {}\n", label_, how, status(true));
+    std::fflush(stderr);
+  }
 }
 
-void Progress::draw(std::uint64_t done, bool final) {
-  std::lock_guard lock(draw_mutex_);
+// "12/40 chunks, 30.0%, 1.2M prefixes/s, 0m10s elapsed, ETA 0m22s, best 65"; called with
+// mutex_ held.
+std::string Progress::status(bool final) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const std::uint64_t done = done_.load();
+  const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
+  const double rate = seconds > 0 ? done / seconds : 0;
+  const double eta = final ? 0 : fraction > 0 ? seconds * (1 - fraction) / fraction : -1;
+  std::string text;
+  if (chunks_ > 0) text = fmt::format("{}/{} chunks, ", chunks_done_.load(), chunks_);
+  text += fmt::format("{:.1f}%, {} {}/s, {} elapsed, ETA {}", 100 * fraction, human_count(rate),
+                      unit_, human_seconds(seconds), human_seconds(eta));
+  if (!note_.empty()) text += ", " + note_;
+  return text;
+}
+
+void Progress::draw_bar(bool final) {
+  const std::lock_guard lock(mutex_);
+  const std::uint64_t done = done_.load();
   const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
   constexpr int width = 30;
   const int filled = static_cast<int>(fraction * width);
-  const double rate = seconds > 0 ? done / seconds : 0;
-  const double eta = fraction > 0 ? seconds * (1 - fraction) / fraction : -1;
-  fmt::print(stderr, "\r{} [{}{}] {:5.1f}%  {} {}/s  ETA {}{}", label_, std::string(filled, '#'),
-             std::string(width - filled, '.'), 100 * fraction, human_count(rate), unit_,
-             human_seconds(eta), final ? "\n" : "   ");
+  fmt::print(stderr, "\r{} [{}{}] {}{}", label_, std::string(filled, '#'),
+             std::string(width - filled, '.'), status(final), final ? "\n" : "   ");
   std::fflush(stderr);
+}
+
+void Progress::write_lines(std::stop_token stop) {
+  std::unique_lock lock(mutex_);
+  const auto every = std::chrono::duration<double>(every_);
+  // Returns at the interval, or at once when the run ends (stop requested).
+  while (!wake_.wait_for(lock, stop, every, [&stop] { return stop.stop_requested(); })) {
+    fmt::print(stderr, "piles: {}: {}\n", label_, status(false));
+    std::fflush(stderr);
+    ++lines_written_;
+  }
 }
 
 }  // namespace piles

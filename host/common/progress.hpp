@@ -2,37 +2,66 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <thread>
 
 namespace piles {
 
-// The observer of a run's work: an engine reports units done through add() and never prints;
-// whoever starts the run (the job driver, a command) makes the Progress, which draws a bar with
-// rate and ETA on stderr only when stderr is a terminal and the run is not --quiet. add() is
-// safe from many threads and cheap when nothing is drawn.
+// Seconds between two status lines of a run whose stderr is not a terminal (a batch job's
+// log), unless --status-every says otherwise.
+inline constexpr double default_status_every = 30;
+
+// How a run shows that it moves.
+struct ProgressStyle {
+  bool quiet = false;                          // nothing at all
+  double status_every = default_status_every;  // 0: no status lines
+};
+
+// The observer of a run's work, and the one place that draws it for every game: an engine
+// reports units (and chunks) done through add() and never prints; whoever starts the run (the
+// job driver, a command) makes the Progress. On a terminal it draws a bar with rate and ETA on
+// stderr; elsewhere (a batch job's log) it writes one status line every status_every seconds,
+// whether or not work has finished since, and a last one when the run ends if it wrote any
+// (so a short run's log stays empty).
+// add() is safe from many threads and cheap when nothing is drawn.
 class Progress {
  public:
-  Progress(std::string label, std::uint64_t total, std::string unit, bool quiet);
+  // `chunks`: how many chunks the work is in (0: not counted in chunks).
+  Progress(std::string label, std::uint64_t total, std::string unit, std::uint64_t chunks,
+           const ProgressStyle& style);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  void add(std::uint64_t done);
-  void finish();
+  void add(std::uint64_t units, std::uint64_t chunks = 0);
+  // A short text that ends the bar and every status line ("best 65"), where the game has one.
+  void note(std::string text);
+  // Ends the bar, or writes the last status line saying `how` the run ended ("done").
+  void finish(std::string_view how = "done");
 
  private:
-  void draw(std::uint64_t done, bool final);
+  enum class Mode { none, bar, lines };
+  std::string status(bool final);
+  void draw_bar(bool final);
+  void write_lines(std::stop_token stop);
 
   std::string label_, unit_;
-  std::uint64_t total_;
-  bool enabled_;
-  std::atomic<std::uint64_t> done_{0};
+  std::uint64_t total_, chunks_;
+  Mode mode_;
+  double every_;
+  std::atomic<std::uint64_t> done_{0}, chunks_done_{0};
   std::atomic<std::int64_t> next_draw_ns_{0};
   std::chrono::steady_clock::time_point start_;
-  std::mutex draw_mutex_;
+  std::mutex mutex_;  // the note, drawing, and the status lines' wake-up
+  std::string note_;
+  std::condition_variable_any wake_;
+  int lines_written_ = 0;
   bool finished_ = false;
+  std::jthread timer_;  // last: it reads everything above
 };
 
 }  // namespace piles

@@ -191,7 +191,18 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
         total += job.weight(c);
       }
 
-  Progress progress(job.label, total, job.unit, options.quiet || !root);
+  std::uint64_t chunks_todo = 0;
+  for (const std::vector<Chunk>& round : todo) chunks_todo += round.size();
+  Progress progress(job.label, total, job.unit, chunks_todo,
+                    {.quiet = options.quiet || !root, .status_every = options.status_every});
+  // The longest game so far, where the game has targets, from the journal and then each chunk.
+  int best = 0;
+  const auto note_best = [&](const nlohmann::json& payload) {
+    if (!targeted(job)) return;
+    best = job.raise(best, payload);
+    progress.note(fmt::format("best {}", best));
+  };
+  for (const auto& [chunk, record] : records) note_best(record.payload);
   select_device(target);
   const std::uint64_t floor = job.slice_floor(target);
   SliceSizer sizer(options.slice_seconds, floor, floor);
@@ -212,8 +223,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
       const std::lock_guard lock(done_mutex);
       Record rec{std::move(payload), round_target, seconds, false};
       if (journal) journal->append(c, journal_line(job, rec));
+      note_best(rec.payload);
       records.emplace(c, std::move(rec));
-      progress.add(job.weight(c));
+      progress.add(job.weight(c), 1);
     };
     if (options.session)
       run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,
@@ -231,7 +243,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     if (job.round_done && !options.shard && round_complete(job, r, records))
       job.round_done(r, records);
   }
-  progress.finish();
+  progress.finish(status.stopped ? "stopped by --time-limit" : "done");
   out.seconds = seconds_since(start);
   out.slices = sizer.history();
   if (!root) return out;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "host/common/backend.hpp"
+#include "host/common/progress.hpp"
 #include "host/common/slices.hpp"
 #include "host/mpi/chunk_runner.hpp"
 
@@ -79,7 +80,8 @@ struct Options {
   double slice_seconds = default_slice_seconds;
   // Stop at the first slice boundary after this many seconds, once the run has done a slice.
   std::optional<double> time_limit;
-  bool quiet = false;  // no progress bar
+  bool quiet = false;  // no progress bar, no status lines
+  double status_every = default_status_every;
 };
 
 // How much of a job a result covers, for every game's report alike.

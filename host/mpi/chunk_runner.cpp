@@ -2,6 +2,7 @@
 
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
+#include "host/common/provenance.hpp"
 
 #include <omp.h>
 
@@ -33,6 +34,8 @@ RunTarget resolve_rank_backend(const Session& session, const CommonOptions& opti
     per_rank.threads = std::max(1, omp_get_num_procs() / session.local_size());
   RunTarget target = resolve_backend(per_rank);
   target.device_index = session.local_rank();
+  target.ranks = session.size();
+  note_target(target);
   return target;
 }
 
@@ -220,6 +223,10 @@ Session::Session() {
 }
 
 Session::~Session() {
+  // A rank leaving on an error (rank 0 refusing its journal, say) must not wait in
+  // MPI_Finalize for ranks that wait for it: it exits without, and the launcher, seeing a rank
+  // end that way, stops the others.
+  if (std::uncaught_exceptions() > 0) return;
   MPI_Finalize();
 }
 

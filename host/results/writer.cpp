@@ -11,6 +11,7 @@
 
 #include "build_info.hpp"
 #include "host/common/clock.hpp"
+#include "host/common/gnuplot.hpp"
 #include "host/common/machine.hpp"
 #include "host/common/output_file.hpp"
 
@@ -64,14 +65,7 @@ void Writer::commented(const std::string& file, const std::string& description,
 
 void Writer::plot(const std::string& file, const std::string& description,
                   const std::string& script) {
-  const std::filesystem::path path = external(file, description);
-  const std::string full_script =
-      fmt::format("set terminal svg size 800,500 dynamic font 'sans,12'\nset output '{}'\n{}\n",
-                  path.string(), script);
-  FILE* gp = popen("gnuplot", "w");
-  if (!gp) throw std::runtime_error("cannot start gnuplot");
-  std::fwrite(full_script.data(), 1, full_script.size(), gp);
-  if (pclose(gp) != 0) throw std::runtime_error(fmt::format("gnuplot failed on {}", file));
+  write_text_file(external(file, description), svg_from_gnuplot(script));
 }
 
 void Writer::run_record(const std::string& folder, const std::string& tables, double seconds,

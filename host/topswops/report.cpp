@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "host/common/output.hpp"
+#include "host/common/provenance.hpp"
 
 namespace piles::topswops {
 namespace {
@@ -23,9 +24,9 @@ int tail_target(const Solution& s) {
 }
 
 std::string engine_text(const RunTarget& target) {
-  return target.backend == Backend::gpu
-             ? fmt::format("gpu: {}", target.device)
-             : fmt::format("cpu, {} thread{}", target.threads, target.threads == 1 ? "" : "s");
+  if (target.backend == Backend::cpu) return describe_target(target);
+  const std::string ranks = target.ranks > 1 ? fmt::format(", {} MPI ranks", target.ranks) : "";
+  return fmt::format("gpu: {}{}", target.device, ranks);
 }
 
 // The last lines of a run's report: stopped at the time limit, resumed from a journal.

@@ -51,6 +51,14 @@ inline CliResult run_piles(const std::string& args, const std::string& input = "
   return r;
 }
 
+// A JSON answer without the fields that say where and by what it was made
+// (host/common/provenance.hpp): two runs that agree differ only there.
+inline nlohmann::json without_provenance(nlohmann::json j) {
+  for (const char* key : {"version", "commit", "host", "backend", "threads", "ranks", "devices"})
+    j.erase(key);
+  return j;
+}
+
 // The contract for bad input: exit status 2, nothing on stdout, and one line on stderr that
 // starts "piles: error: " and names the bad value.
 inline ::testing::AssertionResult is_usage_error(const CliResult& r, const std::string& names) {

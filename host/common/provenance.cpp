@@ -1,0 +1,53 @@
+#include "host/common/provenance.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <mutex>
+
+#include "build_info.hpp"
+
+namespace piles {
+namespace {
+
+std::mutex target_mutex;
+RunTarget noted_target;  // guarded by target_mutex
+
+std::string plural(int count, const char* noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
+}  // namespace
+
+void note_target(const RunTarget& target) {
+  const std::lock_guard lock(target_mutex);
+  noted_target = target;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "unknown";
+  return name;
+}
+
+nlohmann::json provenance() {
+  RunTarget target;
+  {
+    const std::lock_guard lock(target_mutex);
+    target = noted_target;
+  }
+  nlohmann::json devices = nlohmann::json::array();
+  if (target.backend == Backend::gpu) devices.push_back(target.device);
+  return {{"version", version},        {"commit", commit},
+          {"host", host_name()},       {"backend", backend_name(target.backend)},
+          {"threads", target.threads}, {"ranks", target.ranks},
+          {"devices", devices}};
+}
+
+std::string describe_target(const RunTarget& target) {
+  const std::string threads = plural(target.threads, "thread");
+  if (target.ranks <= 1) return fmt::format("{}, {}", target.device, threads);
+  return fmt::format("{}, {} of {}", target.device, plural(target.ranks, "MPI rank"), threads);
+}
+
+}  // namespace piles
