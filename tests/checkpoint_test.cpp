@@ -165,6 +165,9 @@ TEST_F(JournalTest, TheWriterIsFreedWhenItsRunEnds) {
 TEST_F(JournalTest, EveryRunThatWritesLeavesItsProvenance) {
   { ChunkJournal(path_, problem_).append(1, {{"x", 1}}); }
   { ChunkJournal(path_, problem_).append(2, {{"x", 2}}); }
+  const std::string written = text();
+  { ChunkJournal again(path_, problem_); }
+  EXPECT_EQ(text(), written) << "a run that finds nothing to do leaves the journal as it was";
   const auto runs = read_journal(path_).runs;
   ASSERT_EQ(runs.size(), 2u);
   for (const json& run : runs) {

@@ -125,7 +125,8 @@ std::string slurp(const std::filesystem::path& path) {
 }
 
 // "pid 4242 on node7 since 2026-11-25 12:00:00 UTC": who wrote the journal's last "run" line,
-// which is the process that holds it when it is locked.
+// which is the process that holds it when it is locked (unless the holder resumed it and has
+// not finished a chunk yet).
 std::string holder(const std::string& text) {
   try {
     const std::size_t end = complete_length(text);
@@ -263,8 +264,11 @@ void ChunkJournal::open_locked(const nlohmann::json& problem) {
   length_ = complete_length(text);
   if (length_ < text.size() && ::ftruncate(fd_, static_cast<off_t>(length_)) != 0)
     throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
-  if (length_ == 0) write_line("problem", problem);
-  write_line("run", run_line());
+  if (length_ == 0) {
+    write_line("problem", problem);
+    write_line("run", run_line());
+    run_written_ = true;
+  }
 }
 
 ChunkJournal::~ChunkJournal() {
@@ -274,6 +278,12 @@ ChunkJournal::~ChunkJournal() {
 
 void ChunkJournal::append(std::uint64_t chunk, const nlohmann::json& payload) {
   std::lock_guard lock(mutex_);
+  // A resumed journal gets this run's line with its first chunk: reading back a finished
+  // journal leaves it as it was.
+  if (!run_written_) {
+    write_line("run", run_line());
+    run_written_ = true;
+  }
   write_line(std::to_string(chunk), payload);
 }
 

@@ -14,9 +14,9 @@ namespace piles {
 // One line per entry, append-only, each line "<key> <json> <crc32>" with the CRC-32 (8 hex
 // digits) of "<key> <json>": first "problem <json>" naming what is computed, then one
 // "<chunk id> <payload>" per finished chunk, and a "run <json>" line from every process that
-// opened it to write (its provenance: version, commit, host, pid, start). Every append is
-// flushed at once, so a killed run loses at most the chunk it was writing; started again on the
-// same file it skips the chunks already there. The payload is whatever the game's partial
+// wrote to it (its provenance: version, commit, host, pid, start), before its first chunk. Every
+// append is flushed at once, so a killed run loses at most the chunk it was writing; started again
+// on the same file it skips the chunks already there. The payload is whatever the game's partial
 // result is; nothing here knows, except that a payload's "seconds" is timing.
 struct JournalContents {
   nlohmann::json problem;
@@ -36,10 +36,11 @@ JournalContents read_journal(const std::filesystem::path& path);
 // chunks beside it.
 class ChunkJournal {
  public:
-  // Opens the journal for `problem`, creating it when the file is absent or empty, and adds
-  // this process's "run" line. An existing journal must verify (see read_journal) and name the
-  // same problem, else UsageError; so is a journal another process holds (naming the holder
-  // from its last "run" line). A cut-short last line is removed before anything is appended.
+  // Opens the journal for `problem`, creating it when the file is absent or empty (with this
+  // process's "run" line; a resumed journal gets it with the first chunk appended). An existing
+  // journal must verify (see read_journal) and name the same problem, else UsageError; so is a
+  // journal another process holds (naming the holder from its last "run" line). A cut-short last
+  // line is removed before anything is appended.
   ChunkJournal(std::filesystem::path path, nlohmann::json problem);
   ~ChunkJournal();
   ChunkJournal(const ChunkJournal&) = delete;
@@ -62,6 +63,7 @@ class ChunkJournal {
   int fd_ = -1;             // holds the lock for as long as it is open
   std::size_t length_ = 0;  // of the journal's whole lines
   bool failed_ = false;     // a write failed: nothing more is appended
+  bool run_written_ = false;
   std::chrono::steady_clock::time_point last_sync_{};
   std::mutex mutex_;
 };
