@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "build_info.hpp"
 #include "host/common/backend.hpp"
 #include "tests/support/run_piles.hpp"
@@ -22,6 +24,20 @@ TEST(Cli, VersionSaysBuildAndDevice) {
     EXPECT_EQ(r.out.find("GPU: none"), std::string::npos) << r.out;
   else
     EXPECT_NE(r.out.find("GPU: none (" + reason + ")\n"), std::string::npos) << r.out;
+}
+
+// Where no NVIDIA driver is loaded, --version says so instead of CUDA's talk of an insufficient
+// driver version.
+TEST(Cli, VersionWithoutADriverSaysSo) {
+  if (std::filesystem::exists("/proc/driver/nvidia/version"))
+    GTEST_SKIP() << "this machine has an NVIDIA driver";
+  const auto r = run_piles("--version");
+  ASSERT_EQ(r.status, 0) << r.err;
+#ifdef PILES_HAVE_CUDA
+  EXPECT_NE(r.out.find("GPU: none (no NVIDIA driver loaded)\n"), std::string::npos) << r.out;
+#else
+  EXPECT_NE(r.out.find("GPU: none (built without CUDA)\n"), std::string::npos) << r.out;
+#endif
 }
 
 // A machine meant to run the GPU engines must not quietly run the CPU ones instead.

@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string_view>
 
 #include "host/common/error.hpp"
@@ -13,6 +14,12 @@
 #endif
 
 namespace piles {
+namespace {
+
+// Present exactly when the NVIDIA kernel driver is loaded.
+constexpr const char* nvidia_driver_file = "/proc/driver/nvidia/version";
+
+}  // namespace
 
 bool cuda_build() {
 #ifdef PILES_HAVE_CUDA
@@ -39,7 +46,13 @@ std::string gpu_driver() {
 
 std::string gpu_unavailable_reason() {
 #ifdef PILES_HAVE_CUDA
-  return gpu::probe_device().error;
+  const std::string error = gpu::probe_device().error;
+  // Without a driver CUDA speaks of an insufficient driver version, which sends a reader off to
+  // upgrade a driver they do not have: say what is true.
+  std::error_code ec;
+  if (!error.empty() && !std::filesystem::exists(nvidia_driver_file, ec))
+    return "no NVIDIA driver loaded";
+  return error;
 #else
   return "built without CUDA";
 #endif

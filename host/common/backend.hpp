@@ -49,7 +49,8 @@ bool cuda_build();
 std::string gpu_description();
 // The CUDA version of the machine's driver ("13.0"), or empty where there is none.
 std::string gpu_driver();
-// Why no GPU answers ("CUDA error 35: ...", "built without CUDA"), or empty when one does.
+// Why no GPU answers ("no NVIDIA driver loaded", CUDA's error where a driver answered with one,
+// "built without CUDA"), or empty when one does.
 std::string gpu_unavailable_reason();
 
 }  // namespace piles
