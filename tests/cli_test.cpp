@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "build_info.hpp"
 #include "host/common/backend.hpp"
@@ -63,7 +66,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "subcommand"},
       {"juggle", "juggle"},
-      {"topswops", "subcommand"},
+      {"topswops", "piles topswops: a command is required (play, solve, tail, merge)"},
       {"topswops play 1,2 --frobnicate", "--frobnicate"},
       {"topswops play", "DECK"},
       {"--backend fpga topswops play 1", "fpga"},
@@ -85,6 +88,71 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   };
   for (const auto& [args, message] : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles(args), message)) << args;
+}
+
+// A typo gets the nearest valid spelling, in one line.
+TEST(Cli, ATypoGetsTheNearestSpelling) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"topswops solve 10 --thread 1", "unknown option --thread; did you mean --threads?"},
+      {"--thread 1 topswops solve 10", "unknown option --thread; did you mean --threads?"},
+      {"topswops solve 10 --checkpiont j",
+       "unknown option --checkpiont; did you mean --checkpoint?"},
+      {"topswop solve 10", "unknown command topswop; did you mean topswops?"},
+      {"topswops slove 10", "unknown command slove; did you mean solve?"},
+      {"bulgarain analyze 10", "unknown command bulgarain; did you mean bulgarian?"},
+      {"topswops solve 10 --frobnicate",
+       "unknown option --frobnicate (see piles topswops solve --help)"},
+      {"juggle",
+       "unknown command juggle (piles takes topswops, bulgarian, nim, babylon, results, "
+       "selftest, bench)"},
+      {"topswops solve 10 11", "piles topswops solve: unexpected argument '11'"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = run_piles(args);
+    EXPECT_TRUE(piles::testing::is_usage_error(r, message)) << args;
+  }
+}
+
+// Lists are read the same wherever one is read, and the spellings the output uses work.
+TEST(Cli, ListsAndSpellingsAreReadAlike) {
+  const std::string deck = run_piles("topswops play 3,1,4,5,2 --json").out;
+  ASSERT_FALSE(deck.empty());
+  EXPECT_EQ(run_piles("topswops play '3, 1, 4, 5, 2' --json").out, deck);
+  EXPECT_EQ(run_piles("topswops play 3 1 4 5 2 --json").out, deck);
+  const std::string trace = run_piles("bulgarian trace 8,4,3 --json").out;
+  ASSERT_FALSE(trace.empty());
+  EXPECT_EQ(run_piles("bulgarian trace 8 4 3 --json").out, trace);
+  EXPECT_EQ(run_piles("bulgarian trace '8, 4, 3' --json").out, trace);
+  // Babylon's answers (who wins, with which moves), without the time and memo they took.
+  const auto babylon = [](const std::string& args) {
+    std::vector<nlohmann::json> answers;
+    std::istringstream lines(run_piles(args + " --json").out);
+    for (std::string line; std::getline(lines, line);) {
+      const auto j = nlohmann::json::parse(line);
+      answers.push_back(
+          {j.at("counts"), j.at("winner"), j.value("winning_moves", nlohmann::json())});
+    }
+    return answers;
+  };
+  EXPECT_EQ(babylon("babylon solve '3, 3'"), babylon("babylon solve 3,3"));
+  EXPECT_EQ(babylon("babylon solve 3 3"), babylon("babylon solve 3,3"));
+  EXPECT_EQ(babylon("babylon table --colours 2 --max-chips 6"),
+            babylon("babylon table --colors 2 --max-chips 6"));
+  for (const char* bad : {"1,,2", "'1, ,2'", "',1'", "'1,'"})
+    EXPECT_TRUE(piles::testing::is_usage_error(run_piles(std::string("topswops play ") + bad),
+                                               "empty entry"))
+        << bad;
+}
+
+// Every command's --help lists the options every command takes.
+TEST(Cli, EveryHelpListsTheCommonOptions) {
+  for (const char* command :
+       {"topswops solve", "bulgarian analyze", "nim count", "babylon table"}) {
+    const auto r = run_piles(std::string(command) + " --help");
+    EXPECT_EQ(r.status, 0) << command;
+    for (const char* option : {"--backend", "--threads", "--json", "--quiet", "--status-every"})
+      EXPECT_NE(r.out.find(option), std::string::npos) << option << " in " << command;
+  }
 }
 
 TEST(Cli, AnOverlongArgumentIsNamedInOneShortLine) {

@@ -89,7 +89,7 @@ void add_babylon_commands(CLI::App& app, const CommonOptions& common) {
 
   auto table_options = std::make_shared<TableOptions>();
   CLI::App* table = babylon->add_subcommand("table", "Solve every start up to a number of chips");
-  table->add_option("--colors", table_options->colours, "Number of colours (default 2)");
+  table->add_option("--colors,--colours", table_options->colours, "Number of colours (default 2)");
   table->add_option("--max-chips", table_options->max_chips, "Largest total number of chips")
       ->required();
   add_job_options(*table, table_options->job);

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <limits>
 #include <memory>
@@ -26,7 +27,7 @@ namespace piles::cli {
 namespace {
 
 struct TraceOptions {
-  std::string start;
+  std::vector<std::string> start;  // the words of the start, joined with spaces
   std::string variant = "plain";
   std::string bank;
 };
@@ -34,7 +35,10 @@ struct TraceOptions {
 void run_trace(const TraceOptions& options, const CommonOptions& common) {
   const bulgarian::Variant variant = bulgarian::parse_variant(options.variant);
   const bulgarian::Trace t = bulgarian::trace_variant(
-      variant, bulgarian::parse_start(variant, options.start, options.bank), !common.quiet);
+      variant,
+      bulgarian::parse_start(variant, fmt::format("{}", fmt::join(options.start, " ")),
+                             options.bank),
+      !common.quiet);
   if (common.json)
     emit_json(bulgarian::to_json(variant, t));
   else
@@ -187,7 +191,7 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   CLI::App* trace = bulgarian->add_subcommand("trace", "Play from one start until a state repeats");
   trace
       ->add_option("PARTITION", trace_options->start,
-                   "Comma-separated positive parts, e.g. 5,2,2; any number of cards (--quiet "
+                   "Positive parts, e.g. 5,2,2 or 5 2 2; any number of cards (--quiet "
                    "gives the transient and cycle without listing every partition). Variants: "
                    "carolina takes the piles in their order, montreal the row with 0 for an "
                    "empty position, multiplayer each player's parts, players separated by '/'")

@@ -5,6 +5,7 @@
 
 #include "build_info.hpp"
 #include "host/cli/commands.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/common/error.hpp"
 #include "host/common/parse.hpp"
 
@@ -36,6 +37,23 @@ void print_version() {
   fmt::print("piles {}\ncommit: {}\nbuild: {}, {}\nCUDA build: {}\nGPU: {}\n", version, commit,
              build_type, compiler, cuda,
              device.empty() ? fmt::format("none ({})", gpu_unavailable_reason()) : device);
+}
+
+// The flags every command takes are the top level's (so they go before or after the command);
+// each command's --help lists them too.
+void add_footer(CLI::App& command, const std::string& footer) {
+  for (CLI::App* sub : command.get_subcommands({})) {
+    sub->footer(footer);
+    add_footer(*sub, footer);
+  }
+}
+
+void list_common_options(CLI::App& app) {
+  std::string footer = "Common options, before or after the command:";
+  for (const CLI::Option* option : app.get_options())
+    if (option->get_name() != "--help" && option->get_name() != "--version")
+      footer += fmt::format("\n  {:<16} {}", option->get_name(), option->get_description());
+  add_footer(app, footer);
 }
 
 }  // namespace
@@ -79,6 +97,7 @@ int run(int argc, char** argv) {
   add_results_command(app, common);
   add_selftest_command(app, common);
   add_bench_command(app, common);
+  list_common_options(app);
 
   try {
     app.parse(argc, argv);
@@ -86,7 +105,7 @@ int run(int argc, char** argv) {
       return fail(2, "a subcommand is required (see piles --help)");
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    return fail(2, e.what());
+    return fail(2, explain_parse_error(app, e));
   } catch (const UsageError& e) {
     return fail(2, e.what());
   } catch (const Stopped& e) {

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <string>
@@ -135,11 +136,13 @@ void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
       app.add_subcommand("topswops", "Topswops: play decks, find the longest games");
   topswops->require_subcommand(1);
 
-  auto deck = std::make_shared<std::string>();
+  auto deck = std::make_shared<std::vector<std::string>>();
   CLI::App* play = topswops->add_subcommand("play", "Play one deck: every deck along the game");
-  play->add_option("DECK", *deck, "Comma-separated permutation of 1..n, top card first")
+  play->add_option(
+          "DECK", *deck,
+          "Permutation of 1..n, top card first: 3,1,4,5,2 or \"3, 1, 4, 5, 2\" or 3 1 4 5 2")
       ->required();
-  play->callback([deck, &common] { run_play(*deck, common); });
+  play->callback([deck, &common] { run_play(fmt::format("{}", fmt::join(*deck, " ")), common); });
 
   add_solve(*topswops, common);
   add_tail(*topswops, common);

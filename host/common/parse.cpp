@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "host/common/error.hpp"
@@ -26,18 +27,27 @@ std::int64_t parse_int(std::string_view text, std::string_view what, std::int64_
 
 std::vector<std::int64_t> parse_int_list(std::string_view text, std::string_view what,
                                          std::int64_t lo, std::int64_t hi) {
-  if (text.empty()) throw UsageError(fmt::format("{}: empty list", what));
+  constexpr std::string_view blank = " \t\n", separators = ", \t\n";
+  if (text.find_first_not_of(blank) == std::string_view::npos)
+    throw UsageError(fmt::format("{}: empty list", what));
   std::vector<std::int64_t> values;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    const std::string_view item = text.substr(start, comma - start);
-    if (item.empty()) throw UsageError(fmt::format("{}: empty entry in '{}'", what, text));
-    values.push_back(parse_int(item, what, lo, hi));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
+  bool after_comma = true;  // an item must come next (at the start too)
+  for (std::size_t at = 0;;) {
+    at = std::min(text.size(), text.find_first_not_of(blank, at));
+    const bool comma = at < text.size() && text[at] == ',';
+    if ((at == text.size() || comma) && after_comma)
+      throw UsageError(fmt::format("{}: empty entry in '{}'", what, text));
+    if (at == text.size()) return values;
+    if (comma) {
+      after_comma = true;
+      ++at;
+      continue;
+    }
+    const std::size_t end = std::min(text.size(), text.find_first_of(separators, at));
+    values.push_back(parse_int(text.substr(at, end - at), what, lo, hi));
+    after_comma = false;
+    at = end;
   }
-  return values;
 }
 
 IntRange parse_int_range(std::string_view text, std::string_view what, std::int64_t lo,

@@ -7,7 +7,9 @@
 
 namespace piles {
 
-// Parses "a,b,c" into integers in [lo, hi]; throws UsageError naming `what` and the bad text.
+// Parses a list of integers in [lo, hi] written "3,1,4", "3, 1, 4" or "3 1 4" (commas, white
+// space or both between items; no empty item between two commas or at either end); throws
+// UsageError naming `what` and the bad text.
 std::vector<std::int64_t> parse_int_list(std::string_view text, std::string_view what,
                                          std::int64_t lo, std::int64_t hi);
 

@@ -57,9 +57,11 @@ void parse(std::uint8_t which, std::string_view text) {
       break;
     case 1: {
       const auto values = piles::parse_int_list(text, "list", b.lo, b.hi);
-      require(
-          static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1 == values.size(),
-          "a list has one value per comma-separated item");
+      std::size_t items = 0;  // runs of characters other than commas and white space
+      for (std::size_t i = 0; i < text.size(); ++i)
+        items += std::string_view(", \t\n").find(text[i]) == std::string_view::npos &&
+                 (i == 0 || std::string_view(", \t\n").find(text[i - 1]) != std::string_view::npos);
+      require(items == values.size(), "a list has one value per item");
       for (const auto v : values) require(v >= b.lo && v <= b.hi, "list values stay in range");
       break;
     }
