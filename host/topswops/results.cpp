@@ -172,7 +172,7 @@ void write_topswops(Writer& writer) {
        fmt::format("both variants for every n <= {}, searched without being told f(n); every "
                    "value and deck count agrees with the published ones",
                    last),
-       fmt::format("piles topswops solve N [--sorted], N <= {}", last), "topswops/longest.csv",
+       fmt::format("piles topswops solve N [--final sorted], N <= {}", last), "topswops/longest.csv",
        fmt::format("{:.0f} s", seconds)});
   writer.waits_for_gpu(fmt::format(
       "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
