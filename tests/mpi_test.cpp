@@ -138,6 +138,9 @@ TEST_F(Mpi, TheTextAnswerNamesTheRanks) {
   const auto three = run_mpi(3, "topswops solve 9 --mpi --threads 1");
   ASSERT_EQ(three.status, 0) << three.err;
   EXPECT_NE(three.out.find("cpu, 3 MPI ranks of 1 thread"), std::string::npos) << three.out;
+  const auto table = run_mpi(3, "babylon table --colors 2 --max-chips 8 --mpi --threads 1");
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find(" s on 3 MPI ranks of 1 thread; "), std::string::npos) << table.out;
 }
 
 TEST_F(Mpi, TopswopsOnThreeRanksEqualsOneProcess) {

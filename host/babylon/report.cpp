@@ -6,6 +6,7 @@
 #include "host/babylon/resources.hpp"
 #include "host/babylon/start.hpp"
 #include "host/common/output.hpp"
+#include "host/common/provenance.hpp"
 
 namespace piles::babylon {
 namespace {
@@ -131,10 +132,11 @@ std::string to_text(const Table& t, bool quiet) {
           ? fmt::format(" (shard {}: a partial table, merge the journals)", t.run.shard->name())
           : " (stopped: a partial table)";
   out += fmt::format(
-      "{} starts{}, {} colours, up to {} chips: {:.2f} s on {} thread{}; memo {} positions ({} "
+      "{} starts{}, {} colours, up to {} chips: {:.2f} s on {}; memo {} positions ({} "
       "under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
-      t.rows.size(), scope, t.colours, t.max_chips, t.seconds, t.threads, t.threads == 1 ? "" : "s",
-      t.memo_states, t.wide_states, mib(t.memo_bytes), mib(peak_rss_bytes()));
+      t.rows.size(), scope, t.colours, t.max_chips, t.seconds,
+      threads_and_ranks(t.threads, t.ranks), t.memo_states, t.wide_states, mib(t.memo_bytes),
+      mib(peak_rss_bytes()));
   if (t.run.chunks_resumed > 0)
     out += fmt::format("resumed {} of {} chip totals from the checkpoint\n", t.run.chunks_resumed,
                        t.run.chunks);

@@ -72,11 +72,12 @@ class TableJob {
   }
 
   // The rows of the chunks in `records`, in table order.
-  Table assemble(const job::Outcome& outcome, int threads) const {
+  Table assemble(const job::Outcome& outcome, const RunTarget& target) const {
     Table t;
     t.colours = colours_;
     t.max_chips = max_chips_;
-    t.threads = threads;
+    t.threads = target.threads;
+    t.ranks = target.ranks;
     for (job::Chunk c = starts_.size(); c-- > 0;) {
       const auto it = outcome.records.find(c);
       if (it == outcome.records.end()) continue;
@@ -132,11 +133,18 @@ TableJob journal_job(const std::string& journal) {
   return TableJob(colours, max_chips, 1);
 }
 
+// A table read from journals: no threads of this process computed it.
+RunTarget merged_target() {
+  RunTarget target;
+  target.threads = 0;
+  return target;
+}
+
 }  // namespace
 
 Table solve_table(const TableRun& run, const RunTarget& target) {
   TableJob table(run.colours, run.max_chips, target.threads);
-  return table.assemble(job::run(table.describe(), run.run, target), target.threads);
+  return table.assemble(job::run(table.describe(), run.run, target), target);
 }
 
 Table solve_table(int colours, int max_chips, int threads) {
@@ -152,7 +160,7 @@ Table solve_table(int colours, int max_chips, int threads) {
 Table merge_tables(const std::vector<std::string>& journals) {
   if (journals.empty()) throw UsageError("merge: no journal files given");
   TableJob table = journal_job(journals.front());
-  return table.assemble(job::merge(table.describe(), journals), 0);
+  return table.assemble(job::merge(table.describe(), journals), merged_target());
 }
 
 std::optional<Table> finished_table(const std::string& journal) {
@@ -160,7 +168,7 @@ std::optional<Table> finished_table(const std::string& journal) {
   // One round holds every chip total, so the journal's finished rounds are all or nothing.
   const job::Outcome outcome = job::read_finished(table.describe(), journal);
   if (outcome.status.stopped) return std::nullopt;
-  return table.assemble(outcome, 0);
+  return table.assemble(outcome, merged_target());
 }
 
 std::string table_command(const Table& t) {

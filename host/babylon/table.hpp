@@ -20,6 +20,7 @@ struct TableRow {
 
 struct Table {
   int colours = 0, max_chips = 0, threads = 1;
+  int ranks = 1;               // MPI processes that ran the table
   std::vector<TableRow> rows;  // in table_starts order; only the totals done, unless complete
   std::uint64_t memo_states = 0, wide_states = 0, memo_bytes = 0;  // of this process's memo
   double seconds = 0;

@@ -44,10 +44,13 @@ nlohmann::json provenance() {
           {"devices", devices}};
 }
 
+std::string threads_and_ranks(int threads, int ranks) {
+  const std::string per_rank = plural(threads, "thread");
+  return ranks <= 1 ? per_rank : fmt::format("{} of {}", plural(ranks, "MPI rank"), per_rank);
+}
+
 std::string describe_target(const RunTarget& target) {
-  const std::string threads = plural(target.threads, "thread");
-  if (target.ranks <= 1) return fmt::format("{}, {}", target.device, threads);
-  return fmt::format("{}, {} of {}", target.device, plural(target.ranks, "MPI rank"), threads);
+  return fmt::format("{}, {}", target.device, threads_and_ranks(target.threads, target.ranks));
 }
 
 }  // namespace piles

@@ -22,6 +22,9 @@ nlohmann::json provenance();
 // The machine's host name, or "unknown".
 std::string host_name();
 
+// "1 thread", "2 threads", "3 MPI ranks of 2 threads".
+std::string threads_and_ranks(int threads, int ranks);
+
 // "cpu, 1 thread", "cpu, 3 MPI ranks of 2 threads": what a text answer says it ran on (the
 // device of a GPU target in place of "cpu").
 std::string describe_target(const RunTarget& target);
