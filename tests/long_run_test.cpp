@@ -80,6 +80,18 @@ TEST(LongRun, ALogGetsStatusLinesAndATerminalNothingElse) {
   }
   EXPECT_NE(lines.back().find(": done: 2511/2511 chunks, 100.0%"), std::string::npos)
       << lines.back();
+  // A resumed run counts from the chunks its journal holds: keep 1000 lines (998 chunks).
+  std::string kept;
+  const auto journal = lines_of(slurp(dir.file("j")));
+  for (std::size_t i = 0; i < 1000; ++i) kept += journal[i] + "\n";
+  std::ofstream(dir.file("j")) << kept;
+  const auto resumed =
+      run_piles("topswops solve 12 --threads 1 --status-every 0.02 --checkpoint " + dir.file("j"));
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const std::string first = lines_of(resumed.err).at(0);
+  const std::size_t done = std::stoul(first.substr(first.find(": ", 7) + 2));
+  EXPECT_GE(done, 998u) << first;
+  EXPECT_NE(first.find("/2511 chunks"), std::string::npos) << first;
   EXPECT_NE(r.out.find("longest game   65 steps"), std::string::npos) << r.out;
   for (const char* quiet : {"--quiet", "--status-every 0"}) {
     const auto q =
@@ -89,6 +101,34 @@ TEST(LongRun, ALogGetsStatusLinesAndATerminalNothingElse) {
   }
   EXPECT_TRUE(is_usage_error(run_piles("topswops solve 8 --status-every -1"), "--status-every"));
   EXPECT_TRUE(is_usage_error(run_piles("topswops solve 8 --status-every soon"), "'soon'"));
+}
+
+// What a scheduler sends at a job's time limit, or to preempt it: the run stops at its next
+// slice boundary as at --time-limit, prints what it has, exits 3, and its journal resumes.
+TEST(LongRun, SigtermStopsAJournaledRunCleanly) {
+  const TempDir dir;
+  const std::string journal = dir.file("j");
+  const std::string out = dir.file("out"), err = dir.file("err");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::freopen(out.c_str(), "w", stdout);
+    std::freopen(err.c_str(), "w", stderr);
+    execl(piles::testing::piles_binary().c_str(), "piles", "topswops", "solve", "14", "--threads",
+          "1", "--slice", "0.2", "--checkpoint", journal.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  while (lines_of(slurp(journal)).size() < 300 && waitpid(pid, nullptr, WNOHANG) == 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_NE(slurp(err).find("piles: stopped: SIGTERM received with "), std::string::npos)
+      << slurp(err);
+  EXPECT_NE(slurp(out).find("stopped        by SIGTERM with "), std::string::npos) << slurp(out);
+  const auto merged = run_piles("topswops merge " + journal);
+  EXPECT_TRUE(is_usage_error(merged, "chunks are missing")) << "a whole journal, resumable";
 }
 
 TEST(LongRun, AnMpiLauncherWithoutMpiIsRefusedBeforeAnyWork) {

@@ -54,10 +54,11 @@ JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_sha
 
 void report_stop(const job::Status& status) {
   if (status.stopped)
-    throw Stopped(fmt::format(
-        "time limit reached with {} of {} chunks done; run the same command again to resume "
-        "from the journal",
-        status.chunks_done, status.chunks));
+    throw Stopped(
+        fmt::format("{} with {} of {} chunks done; run the same command again to resume "
+                    "from the journal",
+                    status.stopped_by == "SIGTERM" ? "SIGTERM received" : "time limit reached",
+                    status.chunks_done, status.chunks));
 }
 
 }  // namespace piles::cli

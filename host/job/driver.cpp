@@ -16,6 +16,7 @@
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
 #include "host/common/progress.hpp"
+#include "host/job/termination.hpp"
 
 namespace piles::job {
 namespace {
@@ -193,8 +194,10 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
 
   std::uint64_t chunks_todo = 0;
   for (const std::vector<Chunk>& round : todo) chunks_todo += round.size();
-  Progress progress(job.label, total, job.unit, chunks_todo,
+  // Chunks count from those the journal already holds, so a resumed run shows where it stands.
+  Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
                     {.quiet = options.quiet || !root, .status_every = options.status_every});
+  progress.add(0, records.size());
   // The longest game so far, where the game has targets, from the journal and then each chunk.
   int best = 0;
   const auto note_best = [&](const nlohmann::json& payload) {
@@ -209,8 +212,18 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   // A run stops only after a slice of its own, so the same command run again always gets on,
   // however short its time limit.
   bool sliced = false;
+  // A journaled run asked to end (a scheduler's SIGTERM) stops as at its time limit; ranks of
+  // an MPI job are stopped by their launcher.
+  std::optional<TerminationRequest> termination;
+  if (journal && !options.session) termination.emplace();
   auto out_of_time = [&] {
-    return sliced && options.time_limit && seconds_since(start) >= *options.time_limit;
+    if (termination && termination->requested())
+      status.stopped_by = "SIGTERM";
+    else if (sliced && options.time_limit && seconds_since(start) >= *options.time_limit)
+      status.stopped_by = "--time-limit";
+    else
+      return false;
+    return true;
   };
   std::mutex done_mutex;
   std::vector<int> targets = round_targets(job, records);
@@ -243,7 +256,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     if (job.round_done && !options.shard && round_complete(job, r, records))
       job.round_done(r, records);
   }
-  progress.finish(status.stopped ? "stopped by --time-limit" : "done");
+  progress.finish(status.stopped ? "stopped by " + status.stopped_by : "done");
   out.seconds = seconds_since(start);
   out.slices = sizer.history();
   if (!root) return out;

@@ -90,7 +90,8 @@ struct Status {
   Chunk chunks = 0;        // in the whole job
   int chunks_resumed = 0;  // read from the journal instead of computed
   int chunks_done = 0;     // in the journal when the run ended
-  bool stopped = false;    // the time limit ended the run: the same command resumes
+  bool stopped = false;    // the run ended early: the same command resumes
+  std::string stopped_by;  // "--time-limit" or "SIGTERM", when stopped
   bool merged = false;     // read from journals (merge, read_finished), not run
 
   bool complete() const { return !shard && !stopped; }

@@ -29,13 +29,13 @@ std::string engine_text(const RunTarget& target) {
   return fmt::format("gpu: {}{}", target.device, ranks);
 }
 
-// The last lines of a run's report: stopped at the time limit, resumed from a journal.
+// The last lines of a run's report: stopped early, resumed from a journal.
 std::string run_status_text(const job::Status& run) {
   std::string out;
   if (run.stopped)
-    out += fmt::format(
-        "  stopped        at the time limit with {} of {} chunks done (a partial result)\n",
-        run.chunks_done, run.chunks);
+    out += fmt::format("  stopped        {}with {} of {} chunks done (a partial result)\n",
+                       run.stopped_by.empty() ? "" : "by " + run.stopped_by + " ", run.chunks_done,
+                       run.chunks);
   if (run.chunks_resumed > 0)
     out += fmt::format("  resumed        {} of {} chunks from the checkpoint\n", run.chunks_resumed,
                        run.chunks);
