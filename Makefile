@@ -12,7 +12,7 @@ export CUDACXX ?= /usr/local/cuda/bin/nvcc
 endif
 endif
 
-.PHONY: all bootstrap configure build test sanitize fuzz results bench format clean
+.PHONY: all bootstrap configure build test cluster-test sanitize fuzz results bench format clean
 
 all: build
 
@@ -27,6 +27,12 @@ build: configure
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The batch scripts of examples/slurm/ on a one-node Slurm cluster that the test starts and
+# stops itself (as root): shards, a requeue, MPI through srun and mpirun, time limits.
+cluster-test: build
+	bash scripts/bootstrap cluster
+	scripts/cluster-test $(BUILD)/piles
 
 # The CPU test suite built with AddressSanitizer and UndefinedBehaviorSanitizer: any report
 # fails the test that caused it.
