@@ -30,7 +30,8 @@ void add_results_command(CLI::App& app, const CommonOptions& common) {
   CLI::App* results = app.add_subcommand("results", "Regenerate the result tables and plots");
   results
       ->add_option("--preset", options->preset,
-                   "quick: about 10 minutes on 2 CPU cores; full: for a GPU")
+                   "quick: about 3 minutes on 2 CPU cores; full: the long runs too, over an "
+                   "hour on 2 cores (journaled under results/*/runs/, so a stopped run resumes)")
       ->check(CLI::IsMember({"quick", "full"}));
   results->add_option("-o,--out", options->out, "Directory to write (default results)");
   results->callback([options, &common] { run_results(*options, common); });
