@@ -134,6 +134,24 @@ TEST_F(Mpi, BabylonTableOnThreeRanksEqualsOneProcess) {
   EXPECT_EQ(winners(answers(three.out)), winners(answers(one.out)));
 }
 
+// Rank 0 refusing a journal another run holds ends the job with its one line, instead of
+// leaving the other ranks waiting for it.
+TEST_F(Mpi, AJournalInUseEndsTheJobInsteadOfHangingIt) {
+  const std::string journal = temp_path("piles_mpi_held_journal");
+  std::filesystem::remove(journal);
+  const pid_t holder =
+      spawn(std::string(PILES_BINARY) + " topswops solve 14 --threads 1 --quiet --checkpoint " +
+            journal + " >/dev/null 2>&1");
+  while (line_count(journal) < 3 && waitpid(holder, nullptr, WNOHANG) == 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const auto r = run_mpi(2, "topswops solve 14 --mpi --threads 1 --checkpoint " + journal);
+  kill(-holder, SIGKILL);
+  waitpid(holder, nullptr, 0);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("the journal is in use by another piles run"), std::string::npos) << r.err;
+  std::filesystem::remove(journal);
+}
+
 TEST_F(Mpi, TheTextAnswerNamesTheRanks) {
   const auto three = run_mpi(3, "topswops solve 9 --mpi --threads 1");
   ASSERT_EQ(three.status, 0) << three.err;
