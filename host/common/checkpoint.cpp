@@ -143,7 +143,7 @@ std::string holder(const std::string& text) {
                          run.at("host").get<std::string>(), run.at("started").get<std::string>());
   } catch (const std::exception&) {
   }
-  return "another process";
+  return "which wrote no run line yet";
 }
 
 // Writes the whole line (a write may take part of it), or false with errno set.
