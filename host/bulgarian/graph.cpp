@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,8 +15,7 @@
 #include "host/common/error.hpp"
 #include "host/common/output_file.hpp"
 #include "host/common/partition_table.hpp"
-
-extern char** environ;
+#include "host/common/program.hpp"
 
 namespace piles::bulgarian {
 namespace {
@@ -33,15 +30,7 @@ std::string label(const PartitionTable& table, std::uint64_t r) {
 void run_dot(const std::string& format, const std::string& input, const std::string& output) {
   std::vector<std::string> args = {"dot", "-T" + format, input};
   if (!output.empty()) args.insert(args.end(), {"-o", output});
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, "dot", nullptr, nullptr, argv.data(), environ) != 0)
-    throw std::runtime_error("cannot run Graphviz `dot` (is graphviz installed?)");
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  if (!run_program(args, "graphviz"))
     throw std::runtime_error(fmt::format("Graphviz `dot -T{}` failed", format));
 }
 

@@ -124,28 +124,6 @@ std::string slurp(const std::filesystem::path& path) {
   return read_all(in.fd, path);
 }
 
-// "pid 4242 on node7 since 2026-11-25 12:00:00 UTC": who wrote the journal's last "run" line,
-// which is the process that holds it when it is locked (unless the holder resumed it and has
-// not finished a chunk yet).
-std::string holder(const std::string& text) {
-  try {
-    const std::size_t end = complete_length(text);
-    std::size_t pos = 0;
-    nlohmann::json run;
-    while (pos < end) {
-      const std::size_t newline = text.find('\n', pos);
-      const std::string_view line = std::string_view(text).substr(pos, newline - pos);
-      if (line.rfind("run ", 0) == 0) run = parse_line(line, "").value;
-      pos = newline + 1;
-    }
-    if (run.is_object())
-      return fmt::format("pid {} on {} since {}", run.at("pid").get<long long>(),
-                         run.at("host").get<std::string>(), run.at("started").get<std::string>());
-  } catch (const std::exception&) {
-  }
-  return "which wrote no run line yet";
-}
-
 // Writes the whole line (a write may take part of it), or false with errno set.
 bool write_whole(int fd, std::string_view line) {
   while (!line.empty()) {
@@ -206,6 +184,21 @@ JournalContents parse_journal(const std::string& text, const std::string& name) 
   return contents;
 }
 
+// "pid 4242 on node7 since 2026-11-25 12:00:00 UTC": who wrote the journal's last "run" line,
+// which is the process that holds it when it is locked (unless the holder resumed it and has
+// not finished a chunk yet).
+std::string holder(const std::string& text) {
+  try {
+    const std::vector<nlohmann::json> runs = parse_journal(text, "").runs;
+    if (!runs.empty())
+      return fmt::format("pid {} on {} since {}", runs.back().at("pid").get<long long>(),
+                         runs.back().at("host").get<std::string>(),
+                         runs.back().at("started").get<std::string>());
+  } catch (const std::exception&) {
+  }
+  return "which wrote no run line yet";
+}
+
 }  // namespace
 
 JournalContents read_journal(const std::filesystem::path& path) {
@@ -217,10 +210,9 @@ JournalContents read_journal(const std::filesystem::path& path) {
 ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem)
     : path_(std::move(path)) {
   const std::string name = path_.string();
-  std::error_code ec;
-  if (std::filesystem::exists(path_, ec) && !std::filesystem::is_regular_file(path_, ec))
-    throw UsageError(fmt::format("{}: not a regular file, so not a journal", name));
   fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0 && errno == EISDIR)
+    throw UsageError(fmt::format("{}: not a regular file, so not a journal", name));
   if (fd_ < 0)
     throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
   try {

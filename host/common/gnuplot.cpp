@@ -1,20 +1,15 @@
 #include "host/common/gnuplot.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <vector>
 
 #include "host/common/output_file.hpp"
-
-extern char** environ;
+#include "host/common/program.hpp"
 
 namespace piles {
 namespace {
@@ -49,20 +44,8 @@ std::string svg_from_gnuplot(const std::string& script) {
   write_text_file(script_file, fmt::format("set terminal svg size 800,500 dynamic font 'sans,12'\n"
                                            "set output '{}'\n{}\n",
                                            svg_file.string(), script));
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&files, 2, complaints.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
-  std::string program = "gnuplot", file = script_file.string();
-  std::vector<char*> argv = {program.data(), file.data(), nullptr};
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, "gnuplot", &files, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&files);
-  if (spawned != 0) throw std::runtime_error("cannot run gnuplot (is gnuplot installed?)");
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (!run_program({"gnuplot", script_file.string()}, "gnuplot", "/dev/null",
+                   complaints.string())) {
     std::string why = read_text(complaints);
     why.erase(0, why.find_first_not_of(" \n"));
     throw std::runtime_error(fmt::format("gnuplot failed: {}", why.substr(0, why.find('\n'))));
