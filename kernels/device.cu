@@ -14,6 +14,16 @@ std::string failed(cudaError_t status) {
   return cuda_error_text(status);
 }
 
+DeviceInfo info_of(const cudaDeviceProp& prop) {
+  DeviceInfo info;
+  info.name = prop.name;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.compute_major = prop.major;
+  info.compute_minor = prop.minor;
+  info.memory_bytes = prop.totalGlobalMem;
+  return info;
+}
+
 }  // namespace
 
 int device_count() {
@@ -43,13 +53,26 @@ DeviceProbe probe_device() {
   else if (const cudaError_t status = cudaGetDeviceProperties(&prop, index); status != cudaSuccess)
     probe.error = failed(status);
   if (!probe.error.empty()) return probe;
-  DeviceInfo& info = probe.device.emplace();
-  info.name = prop.name;
-  info.multiprocessors = prop.multiProcessorCount;
-  info.compute_major = prop.major;
-  info.compute_minor = prop.minor;
-  info.memory_bytes = prop.totalGlobalMem;
+  probe.device = info_of(prop);
   return probe;
+}
+
+std::vector<DeviceInfo> all_devices() {
+  std::vector<DeviceInfo> devices;
+  int count = 0;
+  if (const cudaError_t status = cudaGetDeviceCount(&count); status != cudaSuccess) {
+    failed(status);
+    return {};
+  }
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp prop{};
+    if (const cudaError_t status = cudaGetDeviceProperties(&prop, i); status != cudaSuccess) {
+      failed(status);
+      return {};
+    }
+    devices.push_back(info_of(prop));
+  }
+  return devices;
 }
 
 std::optional<DeviceInfo> find_device() {

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace piles::gpu {
 
@@ -25,6 +26,9 @@ DeviceProbe probe_device();
 
 // The device of probe_device(), or nothing.
 std::optional<DeviceInfo> find_device();
+
+// Every device CUDA lists, in its order; empty wherever CUDA reports an error.
+std::vector<DeviceInfo> all_devices();
 
 // Number of CUDA devices; 0 wherever CUDA reports any error.
 int device_count();

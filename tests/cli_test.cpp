@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -23,10 +24,36 @@ TEST(Cli, VersionSaysBuildAndDevice) {
   EXPECT_NE(r.out.find("CUDA build: no"), std::string::npos);
 #endif
   const std::string reason = piles::gpu_unavailable_reason();
-  if (reason.empty())
+  if (reason.empty()) {
     EXPECT_EQ(r.out.find("GPU: none"), std::string::npos) << r.out;
-  else
+    // Every device, each with its index and description, and the driver.
+    const std::vector<std::string> all = piles::gpu_descriptions();
+    EXPECT_NE(r.out.find(fmt::format("GPU devices: {}\n", all.size())), std::string::npos) << r.out;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      EXPECT_NE(r.out.find(fmt::format("  {}: {}\n", i, all[i])), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("GPU driver: NVIDIA " + piles::nvidia_driver_release() + " (CUDA "),
+              std::string::npos)
+        << r.out;
+  } else {
     EXPECT_NE(r.out.find("GPU: none (" + reason + ")\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("GPU devices"), std::string::npos) << r.out;
+  }
+}
+
+// The driver's release as /proc/driver/nvidia/version gives it, for the proprietary and the
+// open kernel module; nothing where the text has none.
+TEST(Cli, NvidiaDriverReleaseIsReadFromTheProcText) {
+  EXPECT_EQ(piles::nvidia_driver_release_in(
+                "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 "
+                "UTC 2023\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n"),
+            "535.104.05");
+  EXPECT_EQ(
+      piles::nvidia_driver_release_in(
+          "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build  "
+          "(dvs-builder@U16-I3-B03-4-3)  Sun Jul 27 06:54:38 UTC 2025\n"),
+      "580.65.06");
+  EXPECT_EQ(piles::nvidia_driver_release_in(""), "");
+  EXPECT_EQ(piles::nvidia_driver_release_in("no version here\n1.2.3 on the second line"), "");
 }
 
 // Where no NVIDIA driver is loaded, --version says so instead of CUDA's talk of an insufficient
@@ -54,6 +81,18 @@ TEST(Cli, RequiredGpuThatDoesNotAnswerIsAnError) {
   EXPECT_TRUE(piles::testing::is_usage_error(r, "PILES_REQUIRE_GPU=1")) << r.err;
   EXPECT_EQ(run_piles("--backend cpu topswops solve 6 --json", "", "PILES_REQUIRE_GPU=1").status,
             0);
+}
+
+// OMP_NUM_THREADS (a batch system's cap, or the documentation check's) sets the default thread
+// count; --threads still wins over it.
+TEST(Cli, OmpNumThreadsSetsTheDefaultThreads) {
+  const auto capped = run_piles("--backend cpu topswops solve 6 --json", "", "OMP_NUM_THREADS=3");
+  ASSERT_EQ(capped.status, 0) << capped.err;
+  EXPECT_EQ(capped.json().at("threads"), 3);
+  const auto told =
+      run_piles("--backend cpu topswops solve 6 --threads 1 --json", "", "OMP_NUM_THREADS=3");
+  ASSERT_EQ(told.status, 0) << told.err;
+  EXPECT_EQ(told.json().at("threads"), 1);
 }
 
 TEST(Cli, HelpExitsZero) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "build_info.hpp"
 #include "host/cli/commands.hpp"
@@ -37,6 +38,13 @@ void print_version() {
   fmt::print("piles {}\ncommit: {}\nbuild: {}, {}\nCUDA build: {}\nGPU: {}\n", version, commit,
              build_type, compiler, cuda,
              device.empty() ? fmt::format("none ({})", gpu_unavailable_reason()) : device);
+  if (device.empty()) return;
+  // Every device of the machine, for a user choosing among them or checking a node.
+  const std::string release = nvidia_driver_release();
+  fmt::print("GPU driver: NVIDIA {} (CUDA {})\n", release.empty() ? "?" : release, gpu_driver());
+  const std::vector<std::string> all = gpu_descriptions();
+  fmt::print("GPU devices: {}\n", all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) fmt::print("  {}: {}\n", i, all[i]);
 }
 
 // The flags every command takes are the top level's (so they go before or after the command);

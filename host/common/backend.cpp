@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string_view>
 
 #include "host/common/error.hpp"
@@ -34,6 +38,36 @@ std::string gpu_description() {
   if (const auto device = gpu::find_device()) return gpu::describe(*device);
 #endif
   return {};
+}
+
+std::vector<std::string> gpu_descriptions() {
+  std::vector<std::string> all;
+#ifdef PILES_HAVE_CUDA
+  for (const gpu::DeviceInfo& device : gpu::all_devices()) all.push_back(gpu::describe(device));
+#endif
+  return all;
+}
+
+std::string nvidia_driver_release_in(std::string_view proc_text) {
+  const std::string_view line = proc_text.substr(0, proc_text.find('\n'));
+  std::size_t at = 0;
+  while (at < line.size()) {
+    const std::size_t start = line.find_first_not_of(' ', at);
+    if (start == std::string_view::npos) break;
+    const std::size_t end = std::min(line.find(' ', start), line.size());
+    const std::string_view word = line.substr(start, end - start);
+    if (word.find_first_not_of("0123456789.") == std::string_view::npos &&
+        word.find('.') != std::string_view::npos && std::isdigit(word.front()))
+      return std::string(word);
+    at = end;
+  }
+  return {};
+}
+
+std::string nvidia_driver_release() {
+  std::ifstream file(nvidia_driver_file);
+  const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  return nvidia_driver_release_in(text);
 }
 
 std::string gpu_driver() {
@@ -73,7 +107,10 @@ bool require_gpu() {
 
 int resolve_threads(int requested) {
   if (requested < 0) throw UsageError(fmt::format("--threads: {} is negative", requested));
-  return requested > 0 ? requested : omp_get_num_procs();
+  if (requested > 0) return requested;
+  // OMP_NUM_THREADS is how a batch system or a user caps OpenMP programs; omp_get_max_threads
+  // reads it, and otherwise every core this process may use.
+  return std::getenv("OMP_NUM_THREADS") ? omp_get_max_threads() : omp_get_num_procs();
 }
 
 const char* backend_name(Backend backend) {

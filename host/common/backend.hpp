@@ -1,6 +1,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "host/common/progress.hpp"
 
@@ -47,6 +49,14 @@ const char* backend_name(Backend backend);
 bool cuda_build();
 // Description of the GPU this process would use, or empty when there is none.
 std::string gpu_description();
+// Descriptions of every GPU CUDA lists, in its order.
+std::vector<std::string> gpu_descriptions();
+// The loaded NVIDIA kernel driver's release ("580.65.06"), or empty where none is loaded.
+std::string nvidia_driver_release();
+// The release in the text of /proc/driver/nvidia/version: the first number with dots on its
+// first line ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 ..."), or
+// empty.
+std::string nvidia_driver_release_in(std::string_view proc_text);
 // The CUDA version of the machine's driver ("13.0"), or empty where there is none.
 std::string gpu_driver();
 // Why no GPU answers ("no NVIDIA driver loaded", CUDA's error where a driver answered with one,

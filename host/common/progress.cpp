@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 namespace piles {
 namespace {
@@ -25,6 +27,14 @@ std::string human_seconds(double s) {
   return fmt::format("{}m{:02}s", t / 60, t % 60);
 }
 
+// A bar redraws its line with carriage returns, which a dumb terminal (an editor's shell buffer,
+// a tool that records a session) shows as a growing heap of lines.
+bool bar_terminal() {
+  if (!isatty(STDERR_FILENO)) return false;
+  const char* term = std::getenv("TERM");
+  return term && *term && std::string_view(term) != "dumb";
+}
+
 }  // namespace
 
 Progress::Progress(std::string label, std::uint64_t total, std::string unit, std::uint64_t chunks,
@@ -34,7 +44,7 @@ Progress::Progress(std::string label, std::uint64_t total, std::string unit, std
       total_(total),
       chunks_(chunks),
       mode_(style.quiet              ? Mode::none
-            : isatty(STDERR_FILENO)  ? Mode::bar
+            : bar_terminal()         ? Mode::bar
             : style.status_every > 0 ? Mode::lines
                                      : Mode::none),
       every_(style.status_every),
