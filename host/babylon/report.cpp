@@ -66,9 +66,12 @@ nlohmann::json to_json(const Analysis& a, const Solver& solver) {
           {"threads", solver.threads()}};
 }
 
+std::string answer_text(const std::vector<int>& counts, bool first_wins) {
+  return fmt::format("start    {}\nwinner   {} player\n", start_text(counts), winner(first_wins));
+}
+
 std::string to_text(const Analysis& a, const Solver& solver, bool quiet) {
-  std::string out =
-      fmt::format("start    {}\nwinner   {} player\n", start_text(a.counts), winner(a.first_wins));
+  std::string out = answer_text(a.counts, a.first_wins);
   if (!quiet) {
     if (a.first_wins) {
       out += "winning first moves:\n";
@@ -80,6 +83,7 @@ std::string to_text(const Analysis& a, const Solver& solver, bool quiet) {
         out += fmt::format("  {}\n    -> {}\n", describe(f.move), describe(*f.reply));
     }
   }
+  if (quiet) return out;
   const int threads = solver.threads();
   out += fmt::format("states   {} searched in {:.3f} s ({:.0f} states/s, {} thread{})\n",
                      a.searched, a.seconds, rate(a), threads, threads == 1 ? "" : "s");

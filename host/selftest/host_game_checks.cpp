@@ -26,7 +26,7 @@ Check nim_counts(const std::string& engine, int threads) {
 }
 
 Check grundy_three(int threads) {
-  return {"nim/grundy", "G_3(1..18) (seed 004)", [=] {
+  return {"nim/grundy", "G_3(1..18) (Project Euler 629 write-up)", [=] {
             return Compared{"0 1 2 3 1 4 3 2 4 5 6 7 8 9 7 6 9 8",
                             joined(nim::grundy_values(3, 18, threads))};
           }};

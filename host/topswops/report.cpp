@@ -135,9 +135,10 @@ std::string to_text(const Solution& s, bool quiet) {
     out += fmt::format("  merged         {} chunks, {:.1f} s of computing in all\n", s.run.chunks,
                        s.seconds);
   } else {
-    out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
-                       s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0,
-                       engine_text(s.target));
+    if (!quiet)
+      out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
+                         s.seconds > 0 ? s.nodes_computed / s.seconds / 1e6 : 0.0,
+                         engine_text(s.target));
     if (s.lane_use)
       out += fmt::format(
           "  lockstep       {:.1f} warp instructions per node, {:.2f} lane use ({} passes of "

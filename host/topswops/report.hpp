@@ -15,7 +15,8 @@ namespace piles::topswops {
 nlohmann::json to_json(const Game& g);
 std::string to_text(const Game& g, bool quiet);
 
-// `topswops solve` and `merge`: quiet leaves out the nodes per level.
+// `topswops solve` and `merge`: quiet leaves out the nodes per level and the time, leaving the
+// answer alone.
 nlohmann::json to_json(const Solution& s);
 std::string to_text(const Solution& s, bool quiet);
 
