@@ -1,5 +1,6 @@
 # The two commands of the README: `make results` and `make test`. Both install missing Debian
-# packages, configure and build first.
+# packages, configure and build first. `make results` ends with the documentation's examples,
+# results/FRONTIER.md's checks among them; PRESET=full adds the slow ones.
 BUILD ?= build
 JOBS ?= $(shell nproc)
 PRESET ?= quick
@@ -55,6 +56,7 @@ fuzz:
 results: configure
 	cmake --build $(BUILD) -j $(JOBS) --target piles
 	$(BUILD)/piles results --preset $(PRESET)
+	tests/docs/check $(BUILD)/piles $(if $(filter full,$(PRESET)),--slow)
 
 format:
 	clang-format -i $$(git ls-files '*.hpp' '*.cpp' '*.cuh' '*.cu')
