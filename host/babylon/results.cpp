@@ -9,6 +9,7 @@
 
 #include "host/babylon/analysis.hpp"
 #include "host/babylon/conjecture_report.hpp"
+#include "host/babylon/report.hpp"
 #include "host/babylon/resources.hpp"
 #include "host/babylon/solver.hpp"
 #include "host/babylon/start.hpp"
@@ -252,7 +253,8 @@ void write_multi_colour(Writer& writer, const std::vector<MultiRow>& equal, cons
   std::string md =
       "## Equal counts\n\nk colours of c chips each, every start solved from an empty memo "
       "with its first moves spread over the threads. The commercial game is 3,3,3,3: a "
-      "second-player win, as published (seed 003, introduction).\n\n| counts | colours | chips "
+      "second-player win, as published (Georgakopoulos and Winkler, Two-Color Babylon, 2012, "
+      "introduction).\n\n| counts | colours | chips "
       "| winner | winning first move |\n|---|---:|---:|---|---|\n";
   std::string equal_runs = fmt::format(
       "Each start from an empty memo, its first moves spread over {} thread{}.\n\n| counts | "
@@ -302,8 +304,22 @@ int second_wins(const Table& t) {
 }
 
 const char* const no_analysis =
-    "no published analysis beyond the commercial start 3,3,3,3, a second-player win (seed 003, "
-    "introduction)";
+    "no published analysis beyond the commercial start 3,3,3,3, a second-player win "
+    "(Georgakopoulos and "
+    "Winkler, Two-Color Babylon, 2012, introduction)";
+
+// `babylon merge` of the finished journal that holds exactly this table, as a command and what
+// it prints; none when the table was solved in this run.
+std::vector<FrontierCheck> journal_check(const Writer& writer, const Table& t) {
+  for (const std::string& journal : writer.journals("babylon")) {
+    const std::optional<Table> f = babylon::finished_table(journal);
+    if (f && f->colours == t.colours && f->max_chips == t.max_chips)
+      return {{fmt::format("babylon merge results/babylon/runs/{} --quiet",
+                           std::filesystem::path(journal).filename().string()),
+               babylon::to_text(babylon::merge_tables({journal}), true)}};
+  }
+  return {};
+}
 
 void add_table_frontier(Writer& writer, const Table& t, const std::vector<Judged>& judged) {
   writer.frontier(
@@ -311,27 +327,35 @@ void add_table_frontier(Writer& writer, const Table& t, const std::vector<Judged
        fmt::format("every start up to {} chips solved ({} starts, {} second-player "
                    "wins); {}",
                    t.max_chips, t.rows.size(), second_wins(t), verdicts_text(judged, t)),
-       "piles " + babylon::table_command(t), "babylon/conjectures.md", took(t)});
+       "piles " + babylon::table_command(t), "babylon/conjectures.md", took(t),
+       journal_check(writer, t)});
 }
 
 void add_equal_frontier(Writer& writer, const std::vector<MultiRow>& equal) {
   std::vector<std::string> winners, commands;
+  std::vector<FrontierCheck> checks;
   double seconds = 0;
   for (const int colours : {5, 6}) {
     int largest = 0;
+    const MultiRow* last = nullptr;
     for (const MultiRow& r : equal)
       if (static_cast<int>(r.counts.size()) == colours) {
         winners.push_back(fmt::format("{} {}", comma_list(r.counts), winner(r.first_wins)));
         seconds += r.seconds;
         largest = r.counts[0];
+        last = &r;
       }
+    // The largest start again: about half a minute on 2 cores.
+    if (last)
+      checks.push_back({fmt::format("babylon solve {} --quiet", fmt::join(last->counts, " ")),
+                        babylon::answer_text(last->counts, last->first_wins), true});
     commands.push_back(fmt::format("piles babylon solve {} for c = 1..{}",
                                    comma_list(std::vector<std::string>(colours, "c")), largest));
   }
   writer.frontier({"Babylon with 5 and 6 colours of c chips each", no_analysis,
                    fmt::format("the player who wins: {}", fmt::join(winners, ", ")),
                    fmt::format("{}", fmt::join(commands, "; ")), "babylon/multi_colour.md",
-                   took(seconds)});
+                   took(seconds), checks});
 }
 
 void add_frontier(Writer& writer, const Table& two, const Table& three, const Table& four,
@@ -342,7 +366,8 @@ void add_frontier(Writer& writer, const Table& two, const Table& three, const Ta
                    fmt::format("a computer check: all {} starts with p + q <= {} solved, every "
                                "one agrees",
                                two.rows.size(), two.max_chips),
-                   "piles " + babylon::table_command(two), "babylon/two_colour.md", took(two)});
+                   "piles " + babylon::table_command(two), "babylon/two_colour.md", took(two),
+                   journal_check(writer, two)});
   add_table_frontier(writer, three, judged);
   add_table_frontier(writer, four, judged);
   add_equal_frontier(writer, equal);

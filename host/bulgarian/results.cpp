@@ -16,6 +16,7 @@
 #include "host/bulgarian/stochastic.hpp"
 #include "host/bulgarian/trace.hpp"
 #include "host/common/clock.hpp"
+#include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/results/games.hpp"
 
@@ -42,7 +43,9 @@ void write_traces(Writer& writer) {
       body += fmt::format("{}. {}\n", i, paren_list(t.partitions[i]));
     body += "\n";
   }
-  writer.markdown("bulgarian/traces.md", "Bulgarian solitaire: the traces of seed 001, Table 1",
+  writer.markdown("bulgarian/traces.md",
+                  "Bulgarian solitaire: the traces of Table 1 of B. Brečić, Rješavanje bugarskog "
+                  "solitera (2015)",
                   "bulgarian trace 4,1,1 / 8,4,3 / 5,2,2 / 7,5,2", body);
 }
 
@@ -211,6 +214,28 @@ void write_random(Writer& writer) {
 }
 
 // D(n) and the Garden-of-Eden counts on FRONTIER.md.
+// `bulgarian merge` of the finished journal that ends at `last`, as a command and what it
+// prints; none when `last` was walked in this run.
+std::vector<FrontierCheck> journal_check(const Writer& writer, int last) {
+  for (const std::string& journal : writer.journals("bulgarian")) {
+    std::string text;
+    int top = 0;
+    try {
+      bulgarian::merge_range({journal}, [&](const bulgarian::Analysis& a) {
+        text += bulgarian::to_text(a, true);
+        top = a.n;
+      });
+    } catch (const UsageError&) {
+      continue;  // a run still under way, which merge refuses
+    }
+    if (top == last)
+      return {{fmt::format("bulgarian merge results/bulgarian/runs/{} --quiet",
+                           std::filesystem::path(journal).filename().string()),
+               text}};
+  }
+  return {};
+}
+
 void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
   const int last = all.back().n;
   // n <= memory_max_n: wall seconds of this run; past it, the journals' chunk seconds.
@@ -231,7 +256,8 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
        fmt::format("D(n) for every n <= {}; the formula holds at {} of the {} n from 3 to {} "
                    "(and fails at n = 1, 2, where D(n) = 0)",
                    last, holds, last - 2, last),
-       fmt::format("piles bulgarian analyze 1..{}", last), "bulgarian/b_max_transient.txt", took});
+       fmt::format("piles bulgarian analyze 1..{}", last), "bulgarian/b_max_transient.txt", took,
+       journal_check(writer, last)});
   writer.frontier({"Bulgarian solitaire: Garden-of-Eden partitions",
                    "Hopkins and Sellers' theorem (OEIS A123975), proven for every n",
                    fmt::format("counted by the walk for every n <= {}; all agree", last),

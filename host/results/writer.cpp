@@ -124,6 +124,17 @@ void Writer::write_frontier() {
                       r.command, r.file, r.file);
     times += fmt::format("| {} | {} |\n", r.result, r.took);
   }
+  md +=
+      "\n## Check it yourself\n\nEach command below, run from the top of the repository, "
+      "prints what follows it, and the documentation check runs it: `make test` in seconds, "
+      "the slow ones `make results PRESET=full`.\n";
+  for (const FrontierRow& r : frontier_) {
+    if (!r.checks.empty()) md += fmt::format("\n### {}\n", r.result);
+    for (const FrontierCheck& c : r.checks)
+      md += fmt::format("\n{}```\n$ piles {}\n{}```\n",
+                        c.slow ? "Slow (minutes on 2 cores):\n\n<!-- piles-docs: slow -->\n\n" : "",
+                        c.command, c.output);
+  }
   if (!waits_.empty()) {
     md +=
         "\n## Waiting for a GPU\n\nWithin reach of the GPU engines, out of reach of 2 CPU "

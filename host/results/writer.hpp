@@ -10,6 +10,15 @@
 
 namespace piles::results {
 
+// A command that checks a FRONTIER.md row, with what it prints: the documentation check runs
+// it and compares (the slow ones only in `make results PRESET=full`). Its output must hold
+// answers only, so that FRONTIER.md changes only when an answer does.
+struct FrontierCheck {
+  std::string command;  // without the leading "piles "
+  std::string output;
+  bool slow = false;  // minutes on 2 cores: not for the test suite
+};
+
 // One row of FRONTIER.md: a result that goes past (or checks) the literature.
 struct FrontierRow {
   std::string result;      // what was computed, in words
@@ -18,6 +27,7 @@ struct FrontierRow {
   std::string command;     // the command that reproduces it
   std::string file;        // the file under results/ that holds the numbers
   std::string took;        // how long it took: "83 s" (this run) or where the time comes from
+  std::vector<FrontierCheck> checks;
 };
 
 // Writes the files under results/ and remembers what each one is, for the index. The tables,

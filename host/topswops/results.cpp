@@ -9,6 +9,7 @@
 #include "host/results/games.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
+#include "host/topswops/report.hpp"
 #include "host/topswops/solve.hpp"
 #include "host/topswops/tail_job.hpp"
 
@@ -149,6 +150,16 @@ void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,
                   data, any.back().n));
 }
 
+// The largest n searched without a tail (a tail changes the node count, and `solve N` alone
+// searches without one), as a command and what it prints.
+FrontierCheck check(const std::vector<topswops::Solution>& all) {
+  const auto plain = std::find_if(all.rbegin(), all.rend(),
+                                  [](const topswops::Solution& s) { return s.tail.n == 0; });
+  const bool sorted = plain->final == topswops::Final::sorted;
+  return {fmt::format("topswops solve {}{} --quiet", plain->n, sorted ? " --final sorted" : ""),
+          topswops::to_text(*plain, true)};
+}
+
 }  // namespace
 
 void write_topswops(Writer& writer) {
@@ -172,8 +183,10 @@ void write_topswops(Writer& writer) {
        fmt::format("both variants for every n <= {}, searched without being told f(n); every "
                    "value and deck count agrees with the published ones",
                    last),
-       fmt::format("piles topswops solve N [--final sorted], N <= {}", last), "topswops/longest.csv",
-       fmt::format("{:.0f} s", seconds)});
+       fmt::format("piles topswops solve N [--final sorted], N <= {}", last),
+       "topswops/longest.csv",
+       fmt::format("{:.0f} s", seconds),
+       {check(any), check(sorted)}});
   writer.waits_for_gpu(fmt::format(
       "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
       "f(18) = 191): `piles --backend gpu topswops solve 17 --checkpoint FILE`.",
