@@ -85,11 +85,11 @@ std::string to_text(const Analysis& a, const Solver& solver, bool quiet) {
   }
   if (quiet) return out;
   const int threads = solver.threads();
-  out += fmt::format("states   {} searched in {:.3f} s ({:.0f} states/s, {} thread{})\n",
-                     a.searched, a.seconds, rate(a), threads, threads == 1 ? "" : "s");
-  out += fmt::format(
-      "memory   memo {} positions ({} under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
-      solver.memo_states(), solver.wide_states(), mib(solver.memo_bytes()), mib(peak_rss_bytes()));
+  out += fmt::format("states   {} searched in {:.3f} s ({:.0f} states/s, {})\n", a.searched,
+                     a.seconds, rate(a), plural(threads, "thread"));
+  out += fmt::format("memory   memo {} ({} under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
+                     plural(solver.memo_states(), "position"), solver.wide_states(),
+                     mib(solver.memo_bytes()), mib(peak_rss_bytes()));
   return out;
 }
 
@@ -123,24 +123,26 @@ std::string to_text(const Table& t, bool quiet) {
                        two ? (agrees ? "  agrees" : "  DISAGREES") : "");
   }
   if (two)
-    out += fmt::format("Georgakopoulos-Winkler Theorem 4.1: {} of {} starts agree\n",
-                       t.rows.size() - disagreements, t.rows.size());
+    out += fmt::format("Georgakopoulos-Winkler Theorem 4.1: {} of {} agree{}\n",
+                       t.rows.size() - disagreements, plural(t.rows.size(), "start"),
+                       t.rows.size() - disagreements == 1 ? "s" : "");
   if (t.run.merged)
     return out + fmt::format(
-                     "{} starts, {} colours, up to {} chips: merged from {} chunks, {:.2f} s of "
-                     "computing in all\n",
-                     t.rows.size(), t.colours, t.max_chips, t.run.chunks, t.seconds);
+                     "{}, {} colours, up to {} chips: merged from {}, {:.2f} s of computing in "
+                     "all\n",
+                     plural(t.rows.size(), "start"), t.colours, t.max_chips,
+                     plural(t.run.chunks, "chunk"), t.seconds);
   const std::string scope =
       t.run.complete() ? ""
       : t.run.shard
           ? fmt::format(" (shard {}: a partial table, merge the journals)", t.run.shard->name())
           : " (stopped: a partial table)";
   out += fmt::format(
-      "{} starts{}, {} colours, up to {} chips: {:.2f} s on {}; memo {} positions ({} "
+      "{}{}, {} colours, up to {} chips: {:.2f} s on {}; memo {} ({} "
       "under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
-      t.rows.size(), scope, t.colours, t.max_chips, t.seconds,
-      threads_and_ranks(t.threads, t.ranks), t.memo_states, t.wide_states, mib(t.memo_bytes),
-      mib(peak_rss_bytes()));
+      plural(t.rows.size(), "start"), scope, t.colours, t.max_chips, t.seconds,
+      threads_and_ranks(t.threads, t.ranks), plural(t.memo_states, "position"), t.wide_states,
+      mib(t.memo_bytes), mib(peak_rss_bytes()));
   if (t.run.chunks_resumed > 0)
     out += fmt::format("resumed {} of {} chip totals from the checkpoint\n", t.run.chunks_resumed,
                        t.run.chunks);

@@ -66,8 +66,8 @@ Table table(const Writer& writer, int colours, int max_chips) {
 }
 
 std::string memo_text(const Table& t) {
-  return fmt::format("{} positions in the memo ({} under 256-bit keys), {:.1f} MiB", t.memo_states,
-                     t.wide_states, babylon::mib(t.memo_bytes));
+  return fmt::format("{} in the memo ({} under 256-bit keys), {:.1f} MiB",
+                     plural(t.memo_states, "position"), t.wide_states, babylon::mib(t.memo_bytes));
 }
 
 // Rows p, columns q (p <= q): 1 = first player wins, 2 = second; '!' would mark a start where
@@ -115,12 +115,11 @@ std::string table_runs(const Table& t) {
     w.seconds += row.seconds;
   }
   std::string md =
-      t.run.merged
-          ? fmt::format("Read from the finished journal in runs/: {}.",
-                        Writer::journal_time(t.seconds))
-          : fmt::format("{:.2f} s on {} thread{}; {}; peak RSS of the process so far {:.1f} MiB.",
-                        t.seconds, t.threads, t.threads == 1 ? "" : "s", memo_text(t),
-                        babylon::mib(babylon::peak_rss_bytes()));
+      t.run.merged ? fmt::format("Read from the finished journal in runs/: {}.",
+                                 Writer::journal_time(t.seconds))
+                   : fmt::format("{:.2f} s on {}; {}; peak RSS of the process so far {:.1f} MiB.",
+                                 t.seconds, plural(t.threads, "thread"), memo_text(t),
+                                 babylon::mib(babylon::peak_rss_bytes()));
   md +=
       " Each start counts the positions it added to the shared memo.\n\n| chips | starts | "
       "positions searched | seconds (summed over starts) |\n|---:|---:|---:|---:|\n";
@@ -257,9 +256,9 @@ void write_multi_colour(Writer& writer, const std::vector<MultiRow>& equal, cons
       "introduction).\n\n| counts | colours | chips "
       "| winner | winning first move |\n|---|---:|---:|---|---|\n";
   std::string equal_runs = fmt::format(
-      "Each start from an empty memo, its first moves spread over {} thread{}.\n\n| counts | "
+      "Each start from an empty memo, its first moves spread over {}.\n\n| counts | "
       "positions searched | seconds |\n|---|---:|---:|\n",
-      threads, threads == 1 ? "" : "s");
+      plural(threads, "thread"));
   double equal_seconds = 0;
   for (const MultiRow& r : equal) {
     md += equal_row_md(r);

@@ -19,10 +19,16 @@ std::string comma_list(const std::vector<T>& values) {
   return fmt::format("{}", fmt::join(values, ","));
 }
 
-// "(4, 3, 1, 1)": the form the seeds print partitions in.
+// "(4, 3, 1, 1)": the form partitions are printed in.
 template <class T>
 std::string paren_list(const std::vector<T>& values) {
   return fmt::format("({})", fmt::join(values, ", "));
+}
+
+// "1 start", "2 starts": a count with its noun agreeing.
+template <class Count>
+std::string plural(Count count, const char* noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
 
 }  // namespace piles

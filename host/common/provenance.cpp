@@ -6,16 +6,13 @@
 #include <mutex>
 
 #include "build_info.hpp"
+#include "host/common/output.hpp"
 
 namespace piles {
 namespace {
 
 std::mutex target_mutex;
 RunTarget noted_target;  // guarded by target_mutex
-
-std::string plural(int count, const char* noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
-}
 
 }  // namespace
 
