@@ -1,6 +1,6 @@
 """byexample module for piles' documentation: the fields of piles' output that vary from run to
 run or machine to machine (times, rates, memory, build details), masked by the patterns declared
-here, and the `slow` mark for examples left to `make results`.
+here, and the `slow` mark for examples left to `make results PRESET=full`.
 
 The expected text keeps what piles printed once; before it is compared, every match of a
 pattern below has its group 1 replaced by byexample's <...> wildcard. Patterns named in
@@ -37,14 +37,14 @@ MASKS = {
     # The lockstep engine's passes and launches depend on how threads share the chunks.
     'lockstep': r'(' + NUMBER + r' warp instructions per node, ' + NUMBER + r' lane use \(.*\))',
 }
-ALWAYS = ['bench_seconds', 'seconds', 'rate', 'seconds_field', 'seconds_column', 'rss', 'timestamp', 'build',
-          'bench_header', 'machine', 'lockstep']
+ALWAYS = ['bench_seconds', 'seconds', 'rate', 'seconds_field', 'seconds_column', 'rss',
+          'timestamp', 'build', 'bench_header', 'machine', 'lockstep']
 # Asked for by an example. How far a run stopped by --time-limit got, and so what its partial
 # answer holds, depends on the machine; so does what the run that resumes it had left to do.
 ON_REQUEST = {
     'stopped': [r'(?s)longest game   (.*?)\n  nodes', r'nodes +(' + NUMBER + r')',
-                r'(\d+) of \d+ (?:chunks|chip totals)', r'(\d+ of \d+) starts agree', r'(\d+) starts \(stopped',
-                r'memo (\d+) positions', r'(' + NUMBER + r') MiB'],
+                r'(\d+) of \d+ (?:chunks|chip totals)', r'(\d+ of \d+) starts agree',
+                r'(\d+) starts \(stopped', r'memo (\d+) positions', r'(' + NUMBER + r') MiB'],
     'resumed': [r'(\d+) of \d+ (?:chunks|chip totals) from', r'memo (\d+) positions',
                 r'(' + NUMBER + r') MiB'],
 }
