@@ -304,8 +304,7 @@ int second_wins(const Table& t) {
 
 const char* const no_analysis =
     "no published analysis beyond the commercial start 3,3,3,3, a second-player win "
-    "(Georgakopoulos and "
-    "Winkler, Two-Color Babylon, 2012, introduction)";
+    "(Georgakopoulos and Winkler, Two-Color Babylon, 2012, introduction)";
 
 // `babylon merge` of the finished journal that holds exactly this table, as a command and what
 // it prints; none when the table was solved in this run.
