@@ -2,8 +2,9 @@
 // (core/topswops_lane.hpp: one unit per lane per pass, lanes refilled by their warp) and the
 // dfs kernel's per-thread search replayed the same way (a warp runs each lane's flips until
 // its slowest lane is done), over the rounds of `topswops solve N`. Each pass issues every kind
-// of unit that any lane takes once, at its cost in PTX instructions (host/topswops/lane_costs.hpp,
-// from scripts/lane-costs); lane use is the instructions the lanes needed over 32 times those
+// of unit that any lane takes once, at its cost in sm_90 SASS instructions
+// (host/topswops/lane_costs.hpp, from `scripts/lane-costs --sass`; the lockstep search also at
+// its PTX costs, to compare); lane use is the instructions the lanes needed over 32 times those
 // the warps issued. Both runs must give the CPU engine's chunks. The record goes to
 // results/bench/topswops_lane_use.md.
 //
@@ -95,23 +96,30 @@ int main(int argc, char** argv) {
   app.add_option("--out", out, "Record file");
   CLI11_PARSE(app, argc, argv);
 
-  const auto& c = ts::lane_costs;
+  const auto costs = [](const ts::UnitCosts& c) {
+    return fmt::format("choose {}, flip {}, block {}, land {}, return {}, refill {}, vote {}",
+                       c.unit[0], c.unit[1], c.unit[2], c.unit[3], c.unit[4], c.refill, c.vote);
+  };
   std::string body = fmt::format(
-      "_made by `bench_lane_use --from {} --to {} --warps {}`; piles {}; {}; unit costs in PTX "
-      "instructions: choose {}, flip {}, block {}, land {}, return {}, refill {}, vote {}_\n\n"
-      "| n | nodes | lockstep: warp instructions per node | lockstep: lane use | mixed: warp "
-      "instructions per node | mixed: lane use | per-thread: warp instructions per node | "
-      "per-thread: lane use | per node: choices / flips / blocks / returns | result |\n"
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
-      from, to, warps, piles::version, today(), c.unit[0], c.unit[1], c.unit[2], c.unit[3],
-      c.unit[4], c.refill, c.vote);
+      "_made by `bench_lane_use --from {} --to {} --warps {}`; piles {}; {}; unit costs in sm_90 "
+      "SASS instructions: {}; in PTX: {}_\n\n"
+      "| n | nodes | lockstep: warp instructions per node | lockstep: lane use | lockstep at PTX "
+      "costs: warp instructions per node | lane use | mixed: warp instructions per node | mixed: "
+      "lane use | per-thread: warp instructions per node | per-thread: lane use | per node: "
+      "choices / flips / blocks / returns | result |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
+      from, to, warps, piles::version, today(), costs(ts::lane_costs), costs(ts::lane_costs_ptx));
   bool all_same = true;
   for (int n = from; n <= to; ++n) {
     const Figures f = measure(n, warps, threads);
     all_same = all_same && f.same;
     const std::string row = fmt::format(
-        "| {} | {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {} | {} |\n", n, f.nodes,
-        f.lockstep.instructions_per_node(), f.lockstep.lane_use(), f.mixed.instructions_per_node(),
+        "| {} | {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {} | "
+        "{} "
+        "|\n",
+        n, f.nodes, f.lockstep.instructions_per_node(), f.lockstep.lane_use(),
+        f.lockstep.instructions_per_node(ts::lane_costs_ptx),
+        f.lockstep.lane_use(ts::lane_costs_ptx), f.mixed.instructions_per_node(),
         f.mixed.lane_use(), f.per_thread.instructions_per_node(), f.per_thread.lane_use(),
         unit_mix(f.lockstep), f.same ? "equal" : "DIFFER");
     fmt::print("{}", row);
@@ -126,7 +134,7 @@ int main(int argc, char** argv) {
       "reduction); mixed lets every lane take its own unit each pass, so a pass issues every "
       "unit some lane takes; per-thread replays the dfs kernel's order on the same units: while "
       "any lane of the warp is flipping, the others wait. Figures from the host, not a GPU: "
-      "PTX instructions, not cycles.\n";
+      "SASS instructions (PTX for comparison), not cycles.\n";
   const std::filesystem::path path(out);
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << "# Topswops on the GPU: warp instructions per node and lane use\n\n"

@@ -52,7 +52,9 @@ void expect_same_chunks(const ts::Plan& plan, const ts::LockstepOptions& options
   // Each landing makes one node; the lanes need no more than the warps issue.
   EXPECT_EQ(use.nodes, nodes);
   EXPECT_EQ(use.units[ts::lockstep::land], nodes);
-  EXPECT_LE(use.lane_instructions, 32 * use.warp_instructions);
+  EXPECT_LE(use.lane_instructions(), 32 * use.warp_instructions());
+  EXPECT_LE(use.lane_instructions(ts::lane_costs_ptx),
+            32 * use.warp_instructions(ts::lane_costs_ptx));
   if (options.pass_budget) EXPECT_GE(use.launches, 1u);
 }
 

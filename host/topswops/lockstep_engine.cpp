@@ -10,13 +10,29 @@
 
 namespace piles::topswops {
 
+std::uint64_t LaneUse::warp_instructions(const UnitCosts& c) const {
+  std::uint64_t sum = refill_passes * c.refill + voted_passes * c.vote;
+  for (int u = 0; u < lockstep::unit_kinds; ++u) sum += unit_passes[u] * c.unit[u];
+  return sum;
+}
+
+std::uint64_t LaneUse::lane_instructions(const UnitCosts& c) const {
+  std::uint64_t sum = lanes_wanting * c.refill;
+  for (int u = 0; u < lockstep::unit_kinds; ++u) sum += units[u] * c.unit[u];
+  return sum;
+}
+
 void LaneUse::add(const LaneUse& other) {
   launches += other.launches;
   passes += other.passes;
   nodes += other.nodes;
-  warp_instructions += other.warp_instructions;
-  lane_instructions += other.lane_instructions;
-  for (int u = 0; u < lockstep::unit_kinds; ++u) units[u] += other.units[u];
+  for (int u = 0; u < lockstep::unit_kinds; ++u) {
+    units[u] += other.units[u];
+    unit_passes[u] += other.unit_passes[u];
+  }
+  voted_passes += other.voted_passes;
+  refill_passes += other.refill_passes;
+  lanes_wanting += other.lanes_wanting;
   refills += other.refills;
 }
 
@@ -116,11 +132,11 @@ void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& 
     if (wants) {
       // One counter step for the warp, then each wanting lane its own item, in lane order.
       std::size_t item = items.next.fetch_add(std::popcount(wants));
-      use.warp_instructions += lane_costs.refill;
+      ++use.refill_passes;
       for (int i = 0; i < warp_lanes; ++i, wants >>= 1) {
         if (!(wants & 1)) continue;
         Lane<W>& lane = lanes[i];
-        use.lane_instructions += lane_costs.refill;
+        ++use.lanes_wanting;
         if (item >= items.size()) {
           lane.next = lockstep::done;
         } else if (item < items.parked.size()) {
@@ -138,18 +154,16 @@ void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& 
     for (const Lane<W>& lane : lanes) all_done = all_done && lane.next == lockstep::done;
     if (all_done) break;
     ++use.passes;
-    if (launch.options.schedule == Schedule::by_unit) use.warp_instructions += lane_costs.vote;
+    if (launch.options.schedule == Schedule::by_unit) ++use.voted_passes;
     std::uint32_t kinds = 0;
     for (int i = 0; i < warp_lanes; ++i) {
       if (!(stepping >> i & 1)) continue;
       const int unit = lanes[i].next;
       kinds |= 1u << unit;
       ++use.units[unit];
-      use.lane_instructions += lane_costs.unit[unit];
       lockstep::step(lanes[i], stacks[i], p, sorted, sink);
     }
-    for (int u = 0; u < lockstep::unit_kinds; ++u)
-      if (kinds >> u & 1) use.warp_instructions += lane_costs.unit[u];
+    for (int u = 0; u < lockstep::unit_kinds; ++u) use.unit_passes[u] += kinds >> u & 1;
   }
   for (int i = 0; i < warp_lanes; ++i) {
     if (lanes[i].next >= lockstep::idle) continue;

@@ -25,20 +25,26 @@ namespace piles::topswops {
 enum class Schedule { by_unit, mixed, per_thread };
 
 // What the warps issued: each pass issues every kind of unit that any of its lanes takes once,
-// at that unit's cost in device instructions (lane_costs.hpp), plus a refill when a lane takes
-// work; the lanes needed only their own units.
+// plus a refill when a lane takes work; the lanes needed only their own units. Counted as
+// events, weighed at report time by a table of unit costs in device instructions
+// (lane_costs.hpp: SASS by default, PTX to compare).
 struct LaneUse {
   std::uint64_t launches = 0, passes = 0, nodes = 0;
-  std::uint64_t warp_instructions = 0, lane_instructions = 0;
-  std::array<std::uint64_t, lockstep::unit_kinds> units{};  // units taken by lanes, per kind
-  std::uint64_t refills = 0;                                // work items taken by lanes
+  std::array<std::uint64_t, lockstep::unit_kinds> units{};        // units taken by lanes, per kind
+  std::array<std::uint64_t, lockstep::unit_kinds> unit_passes{};  // passes issuing each kind
+  std::uint64_t voted_passes = 0;   // passes that ran the vote (the by_unit schedule)
+  std::uint64_t refill_passes = 0;  // passes in which some lane wanted work
+  std::uint64_t lanes_wanting = 0;  // lanes that wanted work, counted at each refill
+  std::uint64_t refills = 0;        // work items taken by lanes
 
-  double instructions_per_node() const {
-    return nodes ? static_cast<double>(warp_instructions) / nodes : 0;
+  std::uint64_t warp_instructions(const UnitCosts& c = lane_costs) const;
+  std::uint64_t lane_instructions(const UnitCosts& c = lane_costs) const;
+  double instructions_per_node(const UnitCosts& c = lane_costs) const {
+    return nodes ? static_cast<double>(warp_instructions(c)) / nodes : 0;
   }
-  double lane_use() const {
-    return warp_instructions ? static_cast<double>(lane_instructions) / (32.0 * warp_instructions)
-                             : 0;
+  double lane_use(const UnitCosts& c = lane_costs) const {
+    const std::uint64_t warp = warp_instructions(c);
+    return warp ? static_cast<double>(lane_instructions(c)) / (32.0 * warp) : 0;
   }
   void add(const LaneUse& other);
 };
