@@ -23,8 +23,7 @@ std::string exceptions_text(const babylon::Verdict& v, int max_chips) {
   if (v.exceptions.empty()) return fmt::format("no exceptions up to {} chips", max_chips);
   std::vector<std::string> starts;
   for (const std::vector<int>& counts : v.exceptions) starts.push_back(comma_list(counts));
-  return fmt::format("{} exception{}: {}", v.exceptions.size(), v.exceptions.size() == 1 ? "" : "s",
-                     fmt::join(starts, "; "));
+  return fmt::format("{}: {}", plural(v.exceptions.size(), "exception"), fmt::join(starts, "; "));
 }
 
 // The evidence behind the rules: second-player wins by the smallest colour and the parity of
@@ -96,11 +95,9 @@ std::string verdicts_text(const std::vector<Judged>& judged, const Table& t) {
   std::vector<std::string> parts;
   for (const Judged& j : judged)
     if (j.table == &t)
-      parts.push_back(
-          fmt::format("conjecture \"{}\": {} of {} covered starts agree ({} "
-                      "exception{})",
-                      j.conjecture->statement, j.verdict.agree, j.verdict.covered,
-                      j.verdict.exceptions.size(), j.verdict.exceptions.size() == 1 ? "" : "s"));
+      parts.push_back(fmt::format("conjecture \"{}\": {} of {} covered starts agree ({})",
+                                  j.conjecture->statement, j.verdict.agree, j.verdict.covered,
+                                  plural(j.verdict.exceptions.size(), "exception")));
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 

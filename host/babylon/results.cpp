@@ -312,8 +312,7 @@ std::vector<FrontierCheck> journal_check(const Writer& writer, const Table& t) {
   for (const std::string& journal : writer.journals("babylon")) {
     const std::optional<Table> f = babylon::finished_table(journal);
     if (f && f->colours == t.colours && f->max_chips == t.max_chips)
-      return {{fmt::format("babylon merge results/babylon/runs/{} --quiet",
-                           std::filesystem::path(journal).filename().string()),
+      return {{fmt::format("babylon merge {} --quiet", Writer::command_path("babylon", journal)),
                babylon::to_text(babylon::merge_tables({journal}), true)}};
   }
   return {};

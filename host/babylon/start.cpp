@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "host/common/error.hpp"
+#include "host/common/output.hpp"
 #include "host/common/parse.hpp"
 
 namespace piles::babylon {
@@ -27,8 +28,8 @@ std::vector<int> parse_counts(const std::vector<std::string>& args) {
 void check_start(const std::vector<int>& counts) {
   const int colours = static_cast<int>(counts.size());
   if (colours < 2)
-    throw UsageError(fmt::format("need chips of at least two colours, got {} colour{}", colours,
-                                 colours == 1 ? "" : "s"));
+    throw UsageError(
+        fmt::format("need chips of at least two colours, got {}", plural(colours, "colour")));
   if (colours > max_colours)
     throw UsageError(fmt::format("{} colours: at most {} are supported", colours, max_colours));
   for (const int c : counts)

@@ -88,10 +88,10 @@ std::string to_text(const Analysis& a, bool quiet) {
       "n = {}{}\n"
       "  {}         {}\n"
       "  cycles             {}  ({})\n"
-      "  longest transient  {} moves, {} {}{}\n",
+      "  longest transient  {} moves, {}\n",
       a.n, plain ? "" : ", " + a.variant, plain ? "partitions" : "states    ", a.partitions,
-      a.cycles, lengths, a.max_transient(), a.max_transient_count(), plain ? "partition" : "state",
-      a.max_transient_count() == 1 ? "" : "s");
+      a.cycles, lengths, a.max_transient(),
+      plural(a.max_transient_count(), plain ? "partition" : "state"));
   if (plain)
     out += fmt::format("  Griggs-Ho formula  {}  ({})\n", griggs_ho(a.n),
                        a.conjecture_holds() ? "holds" : "FAILS");

@@ -229,9 +229,9 @@ std::vector<FrontierCheck> journal_check(const Writer& writer, int last) {
       continue;  // a run still under way, which merge refuses
     }
     if (top == last)
-      return {{fmt::format("bulgarian merge results/bulgarian/runs/{} --quiet",
-                           std::filesystem::path(journal).filename().string()),
-               text}};
+      return {
+          {fmt::format("bulgarian merge {} --quiet", Writer::command_path("bulgarian", journal)),
+           text}};
   }
   return {};
 }

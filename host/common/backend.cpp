@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
+#include <sstream>
 #include <string_view>
 
 #include "host/common/error.hpp"
@@ -49,18 +49,10 @@ std::vector<std::string> gpu_descriptions() {
 }
 
 std::string nvidia_driver_release_in(std::string_view proc_text) {
-  const std::string_view line = proc_text.substr(0, proc_text.find('\n'));
-  std::size_t at = 0;
-  while (at < line.size()) {
-    const std::size_t start = line.find_first_not_of(' ', at);
-    if (start == std::string_view::npos) break;
-    const std::size_t end = std::min(line.find(' ', start), line.size());
-    const std::string_view word = line.substr(start, end - start);
-    if (word.find_first_not_of("0123456789.") == std::string_view::npos &&
-        word.find('.') != std::string_view::npos && std::isdigit(word.front()))
-      return std::string(word);
-    at = end;
-  }
+  std::istringstream line{std::string(proc_text.substr(0, proc_text.find('\n')))};
+  static const std::regex release(R"(\d+(\.\d+)+)");
+  for (std::string word; line >> word;)
+    if (std::regex_match(word, release)) return word;
   return {};
 }
 

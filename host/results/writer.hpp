@@ -50,6 +50,10 @@ class Writer {
   std::filesystem::path runs(const std::string& game) const { return dir_ / game / "runs"; }
   // The journals in runs(game), sorted; none when the folder is missing.
   std::vector<std::string> journals(const std::string& game) const;
+  // A file of runs(game) as a command run from the top of the repository names it.
+  static std::string command_path(const std::string& game, const std::string& file) {
+    return "results/" + game + "/runs/" + std::filesystem::path(file).filename().string();
+  }
   // How long a result read from journals took: their chunk seconds, which count chunks that
   // ran side by side each in full and so are not wall time.
   static std::string journal_time(double seconds);

@@ -112,8 +112,8 @@ std::string to_text(const Solution& s, bool quiet) {
         "  longest game   none of {} steps or more{}\n", s.start_target,
         s.run.complete() ? fmt::format(", so {}({}) < {}", f, s.n, s.start_target) : "");
   } else {
-    out += fmt::format("  longest game   {} steps, {} deck{}\n", s.result.best, s.result.count,
-                       s.result.count == 1 ? "" : "s");
+    out += fmt::format("  longest game   {} steps, {}\n", s.result.best,
+                       plural(s.result.count, "deck"));
     for (const FoundGame& g : s.result.decks)
       out += fmt::format("    {}  ->  {}\n", comma_list(g.deck), comma_list(g.final_deck));
     if (s.result.decks_truncated())
