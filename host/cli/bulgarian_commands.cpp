@@ -163,9 +163,11 @@ void run_random(const RandomOptions& options, const CommonOptions& common) {
       std::accumulate(spec.start.begin(), spec.start.end(), 0) <= partition::max_n;
   const std::string beyond =
       fmt::format("bulgarian random of more than {} cards", partition::max_n);
-  const RunTarget target =
-      fits_gpu ? resolve_backend(common)
-               : RunTarget{Backend::cpu, "cpu", host_only_threads(common, beyond.c_str())};
+  RunTarget target;
+  if (fits_gpu)
+    target = resolve_backend(common);
+  else
+    target.threads = host_only_threads(common, beyond.c_str());
   note_target(target);
   const bulgarian::RandomResult r = bulgarian::run_random(spec, target);
   if (common.json)

@@ -87,6 +87,8 @@ int run(int argc, char** argv) {
         common.threads = static_cast<int>(parse_int(text, "--threads", 0, max_threads));
       },
       "CPU threads (0: all)");
+  app.add_option("--devices", common.devices,
+                 "GPUs that share a job's chunks: all (default) | N[,N...]");
   app.add_flag("--json", common.json, "One JSON object per result on stdout");
   app.add_flag("--quiet", common.quiet,
                "Only the result; no progress bar or status lines, no detail");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "host/common/error.hpp"
+#include "host/common/output.hpp"
 #include "host/common/provenance.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/device.hpp"
@@ -19,6 +21,9 @@
 
 namespace piles {
 namespace {
+
+// Device numbers a list may name before the machine is asked how many it has.
+constexpr int max_devices = 1 << 20;
 
 // Present exactly when the NVIDIA kernel driver is loaded.
 constexpr const char* nvidia_driver_file = "/proc/driver/nvidia/version";
@@ -84,6 +89,41 @@ std::string gpu_unavailable_reason() {
 #endif
 }
 
+RunTarget RunTarget::on_device(int index) const {
+  RunTarget one = *this;
+  one.device_index = index;
+  one.devices = {index};
+  return one;
+}
+
+std::vector<int> parse_devices(std::string_view text, int count) {
+  std::vector<int> out;
+  if (text == "all") {
+    for (int d = 0; d < count; ++d) out.push_back(d);
+    return out;
+  }
+  static const std::regex list(R"(\d{1,9}(,\d{1,9})*)");
+  if (text.empty()) throw UsageError("--devices: the list is empty");
+  if (!std::regex_match(std::string(text), list))
+    throw UsageError(
+        fmt::format("--devices: '{}' is not all or a list of device numbers such as 0,2", text));
+  std::istringstream in{std::string(text)};
+  for (std::string word; std::getline(in, word, ',');) {
+    const int d = std::stoi(word);
+    if (std::find(out.begin(), out.end(), d) != out.end())
+      throw UsageError(fmt::format("--devices: device {} is listed twice", d));
+    if (d >= count)
+      throw UsageError(
+          count == 0
+              ? fmt::format("--devices: device {} does not exist (no CUDA device answered: {})", d,
+                            gpu_unavailable_reason())
+              : fmt::format("--devices: device {} does not exist (this machine has {}: 0..{})", d,
+                            plural(count, "device"), count - 1));
+    out.push_back(d);
+  }
+  return out;
+}
+
 void select_device(const RunTarget& target) {
 #ifdef PILES_HAVE_CUDA
   if (target.backend == Backend::gpu) gpu::use_device(target.device_index);
@@ -118,7 +158,12 @@ RunTarget pick_backend(const CommonOptions& options) {
   const std::string& want = options.backend;
   if (want != "auto" && want != "cpu" && want != "gpu")
     throw UsageError(fmt::format("--backend: '{}' is not one of auto, cpu, gpu", want));
-  if (want == "cpu") return target;
+  const bool chosen = options.devices != "all";
+  if (chosen) parse_devices(options.devices, max_devices);  // its form, before any device
+  if (want == "cpu") {
+    if (chosen) throw UsageError("--devices: the CPU backend has no devices (--backend cpu)");
+    return target;
+  }
   if (want == "gpu" && !cuda_build())
     throw UsageError("--backend gpu: this build of piles has no GPU support (built without CUDA)");
   if (require_gpu() && !cuda_build())
@@ -129,13 +174,19 @@ RunTarget pick_backend(const CommonOptions& options) {
     const std::string why = gpu_unavailable_reason();
     if (want == "gpu")
       throw UsageError(fmt::format("--backend gpu: no CUDA device answered ({})", why));
+    if (chosen) parse_devices(options.devices, 0);
     if (require_gpu())
       throw UsageError(
           fmt::format("--backend auto: PILES_REQUIRE_GPU=1 but no CUDA device answered ({})", why));
     return target;
   }
   target.backend = Backend::gpu;
-  target.device = device;
+  const std::vector<std::string> all = gpu_descriptions();
+  target.devices = parse_devices(options.devices, static_cast<int>(all.size()));
+  target.device_index = target.devices.front();
+  target.device = all[target.device_index];
+  for (std::size_t i = 1; i < target.devices.size(); ++i)
+    target.device += fmt::format("; {}", all[target.devices[i]]);
   return target;
 }
 

@@ -15,6 +15,7 @@ struct CommonOptions {
   bool json = false;
   bool quiet = false;
   double status_every = default_status_every;  // between status lines in a log; 0: none
+  std::string devices = "all";                 // --devices: all, or "N[,N...]"
 };
 
 enum class Backend { cpu, gpu };
@@ -22,10 +23,16 @@ enum class Backend { cpu, gpu };
 // What a command will run on, resolved once from the flags.
 struct RunTarget {
   Backend backend = Backend::cpu;
-  std::string device;    // GPU description, or "cpu"
-  int threads = 1;       // CPU threads (host side of a GPU run too)
-  int device_index = 0;  // which of the machine's GPUs (one per MPI rank on a node)
-  int ranks = 1;         // processes of the MPI job this one belongs to
+  std::string device = "cpu";  // GPU description, or "cpu"
+  int threads = 1;             // CPU threads (host side of a GPU run too)
+  int device_index = 0;        // which of the machine's GPUs (one per MPI rank on a node)
+  // Every GPU this process drives, device_index first: a job's chunks are shared among them, a
+  // worker thread each; one for an MPI rank, none on the CPU.
+  std::vector<int> devices;
+  int ranks = 1;  // processes of the MPI job this one belongs to
+
+  // The target of one of `devices` alone.
+  RunTarget on_device(int index) const;
 };
 
 // Makes the target's GPU the current device of the calling thread (CUDA keeps one per host
@@ -40,6 +47,11 @@ RunTarget resolve_backend(const CommonOptions& options);
 // True when the environment says PILES_REQUIRE_GPU=1: a GPU that does not answer is then a
 // failure (of a command, of a GPU test), never a quiet fall-back or a skip.
 bool require_gpu();
+
+// The devices `--devices` names among `count` (0..count-1): every one for "all", else those of
+// a list "N[,N...]" in its order. Throws UsageError (one line) for a list
+// that is empty, not numbers, repeats one, or names a device the machine does not have.
+std::vector<int> parse_devices(std::string_view text, int count);
 
 int resolve_threads(int requested);
 // CPU threads for a game solved on the host only: --backend gpu is refused (naming the game)

@@ -34,7 +34,12 @@ nlohmann::json provenance() {
     target = noted_target;
   }
   nlohmann::json devices = nlohmann::json::array();
-  if (target.backend == Backend::gpu) devices.push_back(target.device);
+  if (target.backend == Backend::gpu && target.devices.size() > 1) {
+    const std::vector<std::string> all = gpu_descriptions();
+    for (int d : target.devices) devices.push_back(all.at(d));
+  } else if (target.backend == Backend::gpu) {
+    devices.push_back(target.device);
+  }
   return {{"version", version},        {"commit", commit},
           {"host", host_name()},       {"backend", backend_name(target.backend)},
           {"threads", target.threads}, {"ranks", target.ranks},

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 namespace piles {
 
@@ -31,25 +34,86 @@ void SliceSizer::record(std::uint64_t units, double seconds) {
   next_ = std::max(floor_, static_cast<std::uint64_t>(std::max(1.0, std::floor(wanted))));
 }
 
-bool run_in_slices(const std::vector<std::uint64_t>& items,
-                   const std::function<std::uint64_t(std::uint64_t)>& weight, SliceSizer& sizer,
+namespace {
+
+// The items not taken yet; take() hands out the next batch for one sizer.
+class SliceQueue {
+ public:
+  SliceQueue(const std::vector<std::uint64_t>& items, const Weight& weight)
+      : items_(items), weight_(weight) {}
+
+  // The next batch for `sizer` and its weight; empty when every item is taken.
+  std::vector<std::uint64_t> take(const SliceSizer& sizer, std::uint64_t& units) {
+    std::vector<std::uint64_t> batch;
+    units = 0;
+    while (next_ < items_.size() &&
+           (units < sizer.floor() || units + weight_(items_[next_]) <= sizer.next())) {
+      units += weight_(items_[next_]);
+      batch.push_back(items_[next_++]);
+    }
+    return batch;
+  }
+  bool empty() const { return next_ == items_.size(); }
+
+ private:
+  const std::vector<std::uint64_t>& items_;
+  const Weight& weight_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+bool run_in_slices(const std::vector<std::uint64_t>& items, const Weight& weight, SliceSizer& sizer,
                    const std::function<void(const std::vector<std::uint64_t>&)>& run,
                    const std::function<bool()>& stop) {
-  std::vector<std::uint64_t> batch;
-  for (std::size_t i = 0; i < items.size();) {
+  SliceQueue queue(items, weight);
+  for (std::uint64_t units = 0; !queue.empty();) {
     if (stop && stop()) return false;
-    batch.clear();
-    std::uint64_t units = 0;
-    while (i < items.size() &&
-           (units < sizer.floor() || units + weight(items[i]) <= sizer.next())) {
-      units += weight(items[i]);
-      batch.push_back(items[i++]);
-    }
+    const std::vector<std::uint64_t> batch = queue.take(sizer, units);
     const double start = sizer.now();
     run(batch);
     sizer.record(units, sizer.now() - start);
   }
   return true;
+}
+
+bool run_in_slices_on(const std::vector<std::uint64_t>& items, const Weight& weight,
+                      std::vector<SliceSizer>& sizers,
+                      const std::function<void(int worker, const std::vector<std::uint64_t>&)>& run,
+                      const std::function<bool()>& stop) {
+  SliceQueue queue(items, weight);
+  std::mutex mutex;  // the queue, `stop` and the ending
+  bool stopped = false, ended = false;
+  std::exception_ptr failure;
+  const auto work = [&](int w) {
+    SliceSizer& sizer = sizers[w];
+    for (;;) {
+      std::vector<std::uint64_t> batch;
+      std::uint64_t units = 0;
+      {
+        const std::lock_guard lock(mutex);
+        if (!ended && !queue.empty() && stop && stop()) ended = stopped = true;
+        if (!ended) batch = queue.take(sizer, units);
+        if (batch.empty()) return;
+      }
+      const double start = sizer.now();
+      try {
+        run(w, batch);
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        ended = true;
+        return;
+      }
+      sizer.record(units, sizer.now() - start);
+    }
+  };
+  std::vector<std::jthread> threads;
+  for (int w = 1; w < static_cast<int>(sizers.size()); ++w) threads.emplace_back(work, w);
+  work(0);
+  threads.clear();  // joins
+  if (failure) std::rethrow_exception(failure);
+  return !stopped;
 }
 
 }  // namespace piles

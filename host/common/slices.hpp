@@ -43,14 +43,26 @@ class SliceSizer {
   std::vector<SliceTime> history_;
 };
 
+using Weight = std::function<std::uint64_t(std::uint64_t)>;
+
 // Runs `items` in order, in consecutive batches whose total weight is about sizer.next(): at
 // least one item and at least the sizer's floor while items are left, and beyond the floor no
 // more than next(). Each batch is timed by the sizer's clock into the sizer. Before each batch
 // `stop` is asked whether to end early; returns false if it did.
-bool run_in_slices(const std::vector<std::uint64_t>& items,
-                   const std::function<std::uint64_t(std::uint64_t)>& weight, SliceSizer& sizer,
+bool run_in_slices(const std::vector<std::uint64_t>& items, const Weight& weight, SliceSizer& sizer,
                    const std::function<void(const std::vector<std::uint64_t>&)>& run,
                    const std::function<bool()>& stop = {});
+
+// The same with several workers at once (one per GPU of a node), each with its own sizer: a
+// worker that frees up takes the next consecutive batch its sizer asks for, so a faster device
+// takes larger slices and every slice still holds about the same seconds. run(worker, batch)
+// runs on that worker's thread; `stop` is asked (by one worker at a time) before each batch.
+// The first exception a worker throws ends the run: the others finish the batch they hold and
+// take no more, and it is rethrown here. Returns false if `stop` ended the run.
+bool run_in_slices_on(const std::vector<std::uint64_t>& items, const Weight& weight,
+                      std::vector<SliceSizer>& sizers,
+                      const std::function<void(int worker, const std::vector<std::uint64_t>&)>& run,
+                      const std::function<bool()>& stop = {});
 
 // The default slice: long enough that starting a slice costs nothing, short enough that the
 // screen and the journal move and a kill loses little.

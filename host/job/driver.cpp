@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "host/common/checkpoint.hpp"
@@ -139,6 +141,34 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
   mpi::run_chunks(session, work);
 }
 
+// One slice on one of several devices, on its worker's thread: chunks go to `done` as they
+// finish, and the device's share counts them. A failure names the device and the first chunk
+// of the slice that did not finish (those that did are in the journal already).
+void run_on_device(const Job& job, const std::vector<Chunk>& slice, int target, const RunTarget& on,
+                   const ChunkDone& done, DeviceShare& share, const SliceSizer& sizer,
+                   std::mutex& mutex) {
+  std::set<Chunk> finished;
+  const auto count = [&](Chunk c, nlohmann::json payload, double seconds) {
+    done(c, std::move(payload), seconds);
+    const std::lock_guard lock(mutex);
+    finished.insert(c);
+    share.units += job.weight(c);
+    ++share.chunks;
+  };
+  const double start = sizer.now();
+  try {
+    select_device(on);
+    job.run(slice, target, on, count);
+  } catch (const std::exception& e) {
+    const auto failed =
+        std::find_if(slice.begin(), slice.end(), [&](Chunk c) { return !finished.contains(c); });
+    throw std::runtime_error(fmt::format("device {}, chunk {}: {}", on.device_index,
+                                         failed == slice.end() ? slice.back() : *failed, e.what()));
+  }
+  const std::lock_guard lock(mutex);
+  share.seconds += sizer.now() - start;
+}
+
 void check_options(const Options& options) {
   if (options.shard && options.checkpoint.empty())
     throw UsageError("--shard: needs --checkpoint FILE to write the shard's partial result to");
@@ -161,6 +191,33 @@ Shard parse_shard(std::string_view text, int max_count) {
   shard.count = static_cast<int>(parse_int(text.substr(slash + 1), "--shard K", 1, max_count));
   shard.index = static_cast<int>(parse_int(text.substr(0, slash), "--shard I", 0, shard.count - 1));
   return shard;
+}
+
+namespace {
+
+double rate(const DeviceShare& d) {
+  return d.seconds > 0 ? d.units / d.seconds : 0.0;
+}
+
+}  // namespace
+
+nlohmann::json devices_json(const std::vector<DeviceShare>& shares) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const DeviceShare& d : shares)
+    all.push_back({{"device", d.device},
+                   {"chunks", d.chunks},
+                   {"units", d.units},
+                   {"seconds", d.seconds},
+                   {"units_per_second", rate(d)}});
+  return all;
+}
+
+std::string devices_text(const std::vector<DeviceShare>& shares, const std::string& unit) {
+  std::string out;
+  for (const DeviceShare& d : shares)
+    out += fmt::format("  device {:<7} {}, {:.3g} {}/s\n", d.device, plural(d.chunks, "chunk"),
+                       rate(d), unit);
+  return out;
 }
 
 Outcome run(const Job& job, const Options& options, const RunTarget& target) {
@@ -200,18 +257,35 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   progress.add(0, records.size());
   // The longest game so far, where the game has targets, from the journal and then each chunk.
   int best = 0;
+  // On several devices the bar and the status lines end with each device's rate.
+  const bool on_devices = !options.session && target.devices.size() > 1;
+  std::vector<DeviceShare>& shares = out.devices;
+  if (on_devices)
+    for (int d : target.devices) shares.push_back({.device = d});
+  const auto show_note = [&] {
+    std::string text = targeted(job) ? fmt::format("best {}", best) : "";
+    for (const DeviceShare& d : shares)
+      text += fmt::format("{}device {} {:.3g} {}/s", text.empty() ? "" : ", ", d.device, rate(d),
+                          job.unit);
+    if (!text.empty()) progress.note(text);
+  };
   const auto note_best = [&](const nlohmann::json& payload) {
     if (!targeted(job)) return;
     best = job.raise(best, payload);
-    progress.note(fmt::format("best {}", best));
+    show_note();
   };
   for (const auto& [chunk, record] : records) note_best(record.payload);
   select_device(target);
   const std::uint64_t floor = job.slice_floor(target);
   SliceSizer sizer(options.slice_seconds, floor, floor);
+  std::vector<SliceSizer> device_sizers;
+  for (const DeviceShare& d : shares) {
+    const std::uint64_t device_floor = job.slice_floor(target.on_device(d.device));
+    device_sizers.emplace_back(options.slice_seconds, device_floor, device_floor);
+  }
   // A run stops only after a slice of its own, so the same command run again always gets on,
   // however short its time limit.
-  bool sliced = false;
+  std::atomic<bool> sliced = false;
   // A journaled run asked to end (a scheduler's SIGTERM) stops as at its time limit; ranks of
   // an MPI job are stopped by their launcher.
   std::optional<TerminationRequest> termination;
@@ -243,6 +317,17 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     if (options.session)
       run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,
                     sizer, record);
+    else if (on_devices)
+      status.stopped = !run_in_slices_on(
+          todo[r], job.weight, device_sizers,
+          [&](int w, const std::vector<Chunk>& slice) {
+            run_on_device(job, slice, round_target, target.on_device(shares[w].device), record,
+                          shares[w], device_sizers[w], done_mutex);
+            sliced = true;
+            const std::lock_guard lock(done_mutex);
+            show_note();
+          },
+          out_of_time);
     else
       status.stopped = !run_in_slices(
           todo[r], job.weight, sizer,
@@ -259,6 +344,8 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   progress.finish(status.stopped ? "stopped by " + status.stopped_by : "done");
   out.seconds = seconds_since(start);
   out.slices = sizer.history();
+  for (const SliceSizer& each : device_sizers)
+    out.slices.insert(out.slices.end(), each.history().begin(), each.history().end());
   if (!root) return out;
   status.chunks_done = static_cast<int>(records.size());
   std::erase_if(records, [&](const auto& entry) { return !owned(entry.first); });

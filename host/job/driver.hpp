@@ -97,16 +97,34 @@ struct Status {
   bool complete() const { return !shard && !stopped; }
 };
 
+// What one device did in a run on several (--devices): its chunks, their units of work and the
+// seconds of its slices.
+struct DeviceShare {
+  int device = 0;
+  std::uint64_t chunks = 0, units = 0;
+  double seconds = 0;
+};
+
 struct Outcome {
   Records records;  // on rank 0: every chunk, or the shard's, or those done when stopped
   Status status;
   double seconds = 0;  // wall clock of the run; of a merge, the chunks' seconds added up
-  // The engine calls this process made, in order: how well slices held --slice.
+  // The engine calls this process made, in order (device by device): how well slices held
+  // --slice.
   std::vector<SliceTime> slices;
+  std::vector<DeviceShare> devices;  // a run on several devices, each one's share
 };
 
+// Each device's share of a run on several, for a game's report: an array of objects (device,
+// chunks, units, seconds, rate per second) and one text line a device.
+nlohmann::json devices_json(const std::vector<DeviceShare>& shares);
+std::string devices_text(const std::vector<DeviceShare>& shares, const std::string& unit);
+
 // Runs the job (or its shard). Under MPI every rank calls it; rank 0 keeps the journal and
-// returns the records, the others an empty outcome.
+// returns the records, the others an empty outcome. A target with several devices runs a
+// worker thread for each, taking slices of every round as they free up; the first that fails
+// ends the run with one line naming its device and chunk, every chunk finished before in the
+// journal.
 Outcome run(const Job& job, const Options& options, const RunTarget& target);
 
 // The problem a journal names, for a game to build the job that merges it. Throws UsageError

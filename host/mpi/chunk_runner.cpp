@@ -29,11 +29,18 @@ RunTarget resolve_rank_backend(const Session& session, const CommonOptions& opti
 #ifdef PILES_HAVE_CUDA
   gpu::use_device(session.local_rank());
 #endif
+  if (options.devices != "all")
+    throw UsageError(
+        "--devices with --mpi: each rank takes one device of its node, by its rank there");
   CommonOptions per_rank = options;
   if (per_rank.threads == 0)
     per_rank.threads = std::max(1, omp_get_num_procs() / session.local_size());
   RunTarget target = resolve_backend(per_rank);
-  target.device_index = session.local_rank();
+  if (target.backend == Backend::gpu) {
+    const int count = static_cast<int>(target.devices.size());
+    target = target.on_device(session.local_rank() % count);
+    target.device = gpu_description();
+  }
   target.ranks = session.size();
   note_target(target);
   return target;

@@ -87,6 +87,7 @@ nlohmann::json to_json(const Solution& s) {
       {"chunks_on_host", s.chunks_on_host}};
   if (s.tail.n != 0) j["tail"] = {{"from", s.tail.from}, {"cap", s.tail.cap(tail_target(s))}};
   if (s.run.shard) j["shard"] = s.run.shard->name();
+  if (!s.devices.empty()) j["device_shares"] = job::devices_json(s.devices);
   if (s.lane_use)
     j["lane_use"] = {{"warp_instructions_per_node", s.lane_use->instructions_per_node()},
                      {"lane_use", s.lane_use->lane_use()},
@@ -149,6 +150,7 @@ std::string to_text(const Solution& s, bool quiet) {
       out += fmt::format(
           "  host slices    {} chunks in slices too small for the GPU, on the CPU threads\n",
           s.chunks_on_host);
+    if (!quiet) out += job::devices_text(s.devices, "prefixes");
     out += run_status_text(s.run);
   }
   return out;

@@ -93,6 +93,7 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   s.run = outcome.status;
   s.seconds = outcome.seconds;
   s.slices = outcome.slices;
+  s.devices = outcome.devices;
   return s;
 }
 

@@ -47,6 +47,7 @@ struct Solution {
   RunTarget target;
   std::optional<LaneUse> lane_use;  // the lockstep CPU engine's warp model, this process's part
   int chunks_on_host = 0;           // of a GPU run, by this process: in slices too small for it
+  std::vector<job::DeviceShare> devices;  // a run on several devices, each one's share
 };
 
 // Runs the search (or its shard) through the job driver, on either engine. Under MPI every rank
