@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "host/common/checkpoint.hpp"
+#include "host/common/error.hpp"
+#include "host/topswops/solve.hpp"
 #include "tests/support/run_piles.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -79,4 +81,43 @@ TEST(TopswopsCheckpoint, KilledRunResumesToTheSameAnswer) {
   ASSERT_EQ(again.status, 0) << again.err;
   EXPECT_EQ(again.json()["chunks_resumed"], 4096);
   EXPECT_EQ(answer(again.json()), answer(whole.json()));
+}
+
+namespace {
+
+piles::topswops::Solution solve_journaled(int n, const std::string& journal) {
+  piles::topswops::SolveOptions options;
+  options.n = n;
+  options.final = piles::topswops::Final::sorted;
+  options.run.quiet = true;
+  options.run.checkpoint = journal;
+  piles::RunTarget target;
+  target.threads = 2;
+  return piles::topswops::solve(options, target);
+}
+
+}  // namespace
+
+// What the results writer reads back from runs/: the answer once the journal is whole, nothing
+// before, and a refusal for a journal of another game.
+TEST(TopswopsCheckpoint, AFinishedJournalReadsBackToItsAnswer) {
+  TempDir dir;
+  const std::string journal = dir.file("j");
+  const auto run = solve_journaled(11, journal);
+  const auto read = piles::topswops::read_finished(journal);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->result.best, 51);  // the longest game on 11 cards ending sorted, OEIS A000376
+  EXPECT_EQ(read->result.best, run.result.best);
+  EXPECT_EQ(read->result.count, run.result.count);
+  EXPECT_EQ(read->result.nodes, run.result.nodes);
+  EXPECT_EQ(read->final, piles::topswops::Final::sorted);
+  const int lines = count_lines(journal);
+  std::ifstream in(journal);
+  std::string kept, line;
+  for (int i = 0; i < lines - 1 && std::getline(in, line); ++i) kept += line + "\n";
+  in.close();
+  std::ofstream(journal, std::ios::trunc) << kept;
+  EXPECT_FALSE(piles::topswops::read_finished(journal).has_value());
+  std::ofstream(dir.file("other")) << "problem {\"game\":\"bulgarian\"}\n";
+  EXPECT_THROW(piles::topswops::read_finished(dir.file("other")), piles::UsageError);
 }

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,10 +18,13 @@ namespace piles::results {
 namespace {
 
 // The quick preset stops at 14 cards (about 1e9 nodes for each variant, well under a minute
-// on two CPU cores); the full preset goes to 17 on a GPU, 15 on the CPU.
+// on two CPU cores); the full preset goes to 17 on a GPU, 15 on the CPU, then on the CPU to
+// journaled_n in journals under runs/ (hours on 2 cores): a stopped run resumes there, and
+// every preset reads a finished one back into the tables.
 constexpr int quick_max_n = 14;
 constexpr int full_max_n_gpu = 17;
 constexpr int full_max_n_cpu = 15;
+constexpr int journaled_n = 16;
 // From 15 cards on, the search runs with the tail of `topswops tail N` (Chaffin's cutoff): at
 // 15 it costs 54 s on 2 cores and each variant's search about 100 s, where one took 502 s
 // without it and the vector deck; at 14 the enumeration costs about what it saves.
@@ -67,6 +71,43 @@ std::vector<topswops::Solution> solve_all(const Writer& writer, topswops::Final 
                  topswops::final_name(final), all.back().seconds);
   }
   return all;
+}
+
+std::string journal_of(const Writer& writer, const std::string& what) {
+  return (writer.runs("topswops") / fmt::format("{}_{}.journal", what, journaled_n)).string();
+}
+
+std::string solve_journal(const Writer& writer, topswops::Final final) {
+  return journal_of(writer, final == topswops::Final::sorted ? "solve_sorted" : "solve");
+}
+
+// journaled_n on the CPU: its tail, then both searches, each resuming its journal.
+void run_journaled(const Writer& writer) {
+  std::filesystem::create_directories(writer.runs("topswops"));
+  RunTarget cpu = writer.target();
+  cpu.backend = Backend::cpu;
+  topswops::TailOptions tail_options;
+  tail_options.n = journaled_n;
+  tail_options.run.quiet = writer.quiet();
+  tail_options.run.checkpoint = journal_of(writer, "tail");
+  const topswops::TailResult tail = topswops::run_tail(tail_options, cpu);
+  for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted}) {
+    topswops::SolveOptions options;
+    options.n = journaled_n;
+    options.final = final;
+    options.tail = tail.tail(final);
+    options.run.quiet = writer.quiet();
+    options.run.checkpoint = solve_journal(writer, final);
+    topswops::solve(options, cpu);
+  }
+}
+
+// Adds journaled_n to `all` (1..journaled_n - 1) when its journal under runs/ is finished.
+void add_journaled(const Writer& writer, topswops::Final final,
+                   std::vector<topswops::Solution>& all) {
+  const std::string journal = solve_journal(writer, final);
+  if (all.back().n + 1 != journaled_n || !std::filesystem::exists(journal)) return;
+  if (auto finished = topswops::read_finished(journal)) all.push_back(std::move(*finished));
 }
 
 // The tables hold the answers and node counts (fixed by the search plan, whatever ran it);
@@ -168,29 +209,36 @@ void write_topswops(Writer& writer) {
                    : writer.target().backend == Backend::gpu ? full_max_n_gpu
                                                              : full_max_n_cpu;
   const auto cutoffs = tails(writer, last);
-  const auto any = solve_all(writer, topswops::Final::any, last, cutoffs);
-  const auto sorted = solve_all(writer, topswops::Final::sorted, last, cutoffs);
+  auto any = solve_all(writer, topswops::Final::any, last, cutoffs);
+  auto sorted = solve_all(writer, topswops::Final::sorted, last, cutoffs);
+  if (writer.full() && writer.target().backend == Backend::cpu) run_journaled(writer);
+  add_journaled(writer, topswops::Final::any, any);
+  add_journaled(writer, topswops::Final::sorted, sorted);
   write_table(writer, any, topswops::Final::any);
   write_table(writer, sorted, topswops::Final::sorted);
   write_plot(writer, any, sorted);
-  double seconds = 0;
+  // Wall seconds of this run, and the chunk seconds of what was read from journals.
+  double seconds = 0, journaled = 0;
   for (const auto* list : {&any, &sorted})
-    for (const topswops::Solution& s : *list) seconds += s.seconds;
+    for (const topswops::Solution& s : *list) (s.n > last ? journaled : seconds) += s.seconds;
   for (const auto& [n, t] : cutoffs) seconds += t.seconds;
+  const int reached = std::min(any.back().n, sorted.back().n);
   writer.frontier(
       {"Topswops: f(n) and every deck that reaches it, with the sorted-end variant",
        "OEIS A000375, A000376, A123398, A174498; f(n) is published to n = 21 (B. Chaffin, 2026)",
        fmt::format("both variants for every n <= {}, searched without being told f(n); every "
                    "value and deck count agrees with the published ones",
-                   last),
-       fmt::format("piles topswops solve N [--final sorted], N <= {}", last),
+                   reached),
+       fmt::format("piles topswops solve N [--final sorted], N <= {}", reached),
        "topswops/longest.csv",
-       fmt::format("{:.0f} s", seconds),
+       reached > last ? fmt::format("{:.0f} s; n = {} from the journals in topswops/runs/: {}",
+                                    seconds, journaled_n, Writer::journal_time(journaled))
+                      : fmt::format("{:.0f} s", seconds),
        {check(any), check(sorted)}});
   writer.waits_for_gpu(fmt::format(
       "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
       "f(18) = 191): `piles --backend gpu topswops solve 17 --checkpoint FILE`.",
-      std::max(last, full_max_n_cpu) + 1));
+      std::max(reached, full_max_n_cpu) + 1));
 }
 
 }  // namespace piles::results

@@ -111,13 +111,15 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
   return s;
 }
 
-Solution merge(const std::vector<std::string>& journals) {
-  if (journals.empty()) throw UsageError("merge: no journal files given");
+namespace {
+
+// The plan a journal's problem line names.
+Plan plan_of(const std::string& journal) {
   int n = 0;
   Final final = Final::any;
   int start_target = 0;
   Tail tail;
-  job::read_identity(journals.front(), "topswops", [&](const nlohmann::json& p) {
+  job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     n = p.at("n").get<int>();
     final = p.at("final") == "sorted" ? Final::sorted : Final::any;
     start_target = p.at("start_target").get<int>();
@@ -125,13 +127,31 @@ Solution merge(const std::vector<std::string>& journals) {
       tail = {n, p.at("tail").at("from").get<int>(),
               p.at("tail").at("longest").get<std::vector<int>>()};
   });
-  const Plan plan = make_plan(n, final, start_target, tail);
-  const SolveOptions options;
-  Tally unused;  // a merge runs no engine
-  Solution s =
-      make_solution(plan, std::nullopt, job::merge(make_job(plan, options, unused), journals));
+  return make_plan(n, final, start_target, tail);
+}
+
+// The answer of a plan's records, read from journals rather than run.
+Solution merged(const Plan& plan, const job::Outcome& outcome) {
+  Solution s = make_solution(plan, std::nullopt, outcome);
   s.target.device = "merge";
   return s;
+}
+
+}  // namespace
+
+Solution merge(const std::vector<std::string>& journals) {
+  if (journals.empty()) throw UsageError("merge: no journal files given");
+  const Plan plan = plan_of(journals.front());
+  Tally unused;  // a merge runs no engine
+  return merged(plan, job::merge(make_job(plan, SolveOptions{}, unused), journals));
+}
+
+std::optional<Solution> read_finished(const std::string& journal) {
+  const Plan plan = plan_of(journal);
+  Tally unused;
+  const job::Outcome outcome = job::read_finished(make_job(plan, SolveOptions{}, unused), journal);
+  if (outcome.records.size() != static_cast<std::size_t>(plan.chunk_count)) return std::nullopt;
+  return merged(plan, outcome);
 }
 
 }  // namespace piles::topswops

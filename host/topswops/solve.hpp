@@ -58,4 +58,8 @@ Solution solve(const SolveOptions& options, const RunTarget& target);
 // chunks that disagree, missing chunks and chunks run with the wrong target.
 Solution merge(const std::vector<std::string>& journals);
 
+// The answer in one run's journal once every chunk is in it; nothing while the run is under
+// way. Refuses a journal of another game, like merge.
+std::optional<Solution> read_finished(const std::string& journal);
+
 }  // namespace piles::topswops
