@@ -24,7 +24,9 @@
 #include "bench/bench_support.hpp"
 #include "build_info.hpp"
 #include "host/common/backend.hpp"
+#include "host/common/error.hpp"
 #include "host/common/output.hpp"
+#include "host/topswops/cpu_path.hpp"
 #include "host/topswops/solve.hpp"
 
 using piles::cpu_model;
@@ -90,6 +92,13 @@ int main(int argc, char** argv) {
   app.add_option("--backend", backend, "cpu | both (the GPU too; exit 2 without one) | auto")
       ->check(CLI::IsMember({"cpu", "both", "auto"}));
   CLI11_PARSE(app, argc, argv);
+  std::string cpu_path;
+  try {
+    cpu_path = ts::cpu_path_text();
+  } catch (const piles::UsageError& e) {
+    fmt::print(stderr, "bench_topswops: error: {}\n", e.what());
+    return 2;
+  }
   const bool sorted = final_name == "sorted";
   if (out.empty())
     out = fmt::format("results/bench/topswops_n{}{}{}.md", n, sorted ? "_sorted" : "",
@@ -103,9 +112,11 @@ int main(int argc, char** argv) {
   options.small_slices_on_host = false;  // the GPU rows measure the kernels alone
   const std::string device = piles::bench::bench_device(backend, "bench_topswops");
   const std::string load_before = load_average();
-  fmt::print("bench_topswops n = {}{}: {} CPU threads available, GPU: {}, load {}, median of {}\n",
-             n, sorted ? " (sorted)" : "", omp_get_num_procs(), device.empty() ? "none" : device,
-             load_before, runs);
+  fmt::print(
+      "bench_topswops n = {}{}: {} CPU threads available, CPU path {}, GPU: {}, load {}, median of "
+      "{}\n",
+      n, sorted ? " (sorted)" : "", omp_get_num_procs(), cpu_path, device.empty() ? "none" : device,
+      load_before, runs);
 
   RunTarget one, many, gpu;
   one.threads = 1;
@@ -151,11 +162,11 @@ int main(int argc, char** argv) {
 
   std::string body = fmt::format(
       "_made by `bench_topswops --n {} --final {}{} --runs {} --threads {}`; piles {}; {}; "
-      "{} CPU threads available; GPU {}; load average before {}, after {}; {}_\n\n"
+      "{} CPU threads available; CPU path {}; GPU {}; load average before {}, after {}; {}_\n\n"
       "| engine | threads | median wall s | CPU cores used | nodes | nodes/s (wall) | "
       "nodes/s per CPU-second | result |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
       n, final_name, bound ? fmt::format(" --bound {}", *bound) : "", runs, threads, piles::version,
-      cpu_model(), omp_get_num_procs(), device.empty() ? "none" : device, load_before,
+      cpu_model(), omp_get_num_procs(), cpu_path, device.empty() ? "none" : device, load_before,
       load_average(), today());
   for (const Row& r : rows)
     body += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {:.3g} | {:.3g} | {} |\n", r.name,

@@ -262,7 +262,9 @@ PILES_TOPSWOPS_HOT int fixed_block(__m128i x, int n) {
 
 // The deck while the moves after a choice are played: the packed words, or on an x86 CPU (SSE
 // above) one vector register for up to 16 cards, so that no flip moves it between registers.
-template <int W>
+// Vector = false keeps the words there too: the portable path, which the CPU engine takes when
+// told to (host/topswops/cpu_path.hpp), to compare the two.
+template <int W, bool Vector = true>
 struct Playing {
   Deck<W> d;
 
@@ -276,7 +278,7 @@ struct Playing {
 
 #ifdef PILES_TOPSWOPS_SSE
 template <>
-struct Playing<2> {
+struct Playing<2, true> {
   __m128i x;
 
   PILES_TOPSWOPS_HOT explicit Playing(const Deck<2>& deck)
@@ -404,7 +406,7 @@ PILES_TOPSWOPS_HOT void prune_choices(Frame<W>& f, const Problem& p, int target)
 // bound: looking for that after every choice's moves cost more time than the 0.2% of nodes it
 // saved at n = 13. In the
 // sorted variant a block out of order can never end sorted.
-template <int W>
+template <bool Vector = true, int W>
 PILES_TOPSWOPS_HOT bool play_choice(const Frame<W>& f, int k, const Problem& p, int target,
                                     const Deck<W>& sorted, Frame<W>& c) {
   int h = f.h, top = k;
@@ -413,7 +415,7 @@ PILES_TOPSWOPS_HOT bool play_choice(const Frame<W>& f, int k, const Problem& p, 
   if (k == h && f.steps + 1 + p.bound[h - settled_by_flip(f.deck, h)] < target) return false;
   Deck<W> chosen = f.deck;
   chosen.w[0] = (chosen.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
-  Playing<W> deck(chosen);
+  Playing<W, Vector> deck(chosen);
   c.steps = f.steps;
   do {
     deck.flip_top();
@@ -516,8 +518,8 @@ inline constexpr bool keeps_target = requires {
 // deck) sees every deck of the best length. nodes[l] counts the nodes made at level l. Depth first
 // with an explicit stack, so the kernel runs it as is: the node on hand stays in registers, the
 // frames above it are stored once on the way down. The start deck is written only for games found,
-// from the choices kept in the stack.
-template <int W, class Sink>
+// from the choices kept in the stack. Vector: as Playing's.
+template <bool Vector = true, int W, class Sink>
 PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W>& prefix_start,
                            int target, std::uint64_t* nodes, Sink& sink) {
   const Deck<W> sorted = sorted_deck<W>(p.n);
@@ -544,7 +546,7 @@ PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W
     const int k = bits::trailing_zeros32(f.todo);
     f.todo &= f.todo - 1;
     Frame<W> c;
-    if (!play_choice(f, k, p, target, sorted, c)) continue;
+    if (!play_choice<Vector>(f, k, p, target, sorted, c)) continue;
     if (ends_game(p, c, level + 1, sorted, target, nodes)) report(c, k, nullptr, 0);
     if (level + 1 == leaf_level) continue;
     if (level + 2 == leaf_level) {
@@ -554,7 +556,7 @@ PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W
       if (c.todo == 0) continue;
       const int last = bits::trailing_zeros32(c.todo);
       Frame<W> leaf;
-      if (!play_choice(c, last, p, target, sorted, leaf)) continue;
+      if (!play_choice<Vector>(c, last, p, target, sorted, leaf)) continue;
       if (ends_game(p, leaf, leaf_level, sorted, target, nodes)) report(leaf, k, &c, last);
       continue;
     }

@@ -54,8 +54,10 @@ TEST(BenchCommand, TheRecordNamesTheMachineAndTheBuild) {
   EXPECT_NE(r.out.find("topswops solve 13"), std::string::npos) << r.out;
   std::ifstream in(file);
   const auto record = nlohmann::json::parse(in);
-  for (const char* key : {"piles", "commit", "date", "cpu", "machine", "device", "driver"})
+  for (const char* key :
+       {"piles", "commit", "date", "cpu", "machine", "topswops_cpu_path", "device", "driver"})
     EXPECT_FALSE(record.at(key).get<std::string>().empty()) << key;
+  EXPECT_NE(r.out.find("Topswops CPU path: "), std::string::npos) << r.out;
   EXPECT_EQ(record.at("threads"), 2);
   EXPECT_EQ(record.at("measures").size(), cpu_signatures.size());
 }

@@ -40,6 +40,32 @@ TEST(Cli, VersionSaysBuildAndDevice) {
   }
 }
 
+// PILES_CPU_PATH chooses how the Topswops CPU engine plays its moves: --version names the path,
+// both give the same answer, nodes per level included, and a bad value fails every command
+// with one line.
+TEST(Cli, CpuPathIsNamedForcedAndChecked) {
+  const auto version = run_piles("--version");
+  ASSERT_EQ(version.status, 0) << version.err;
+  EXPECT_NE(version.out.find("Topswops CPU path: "), std::string::npos) << version.out;
+  const auto portable = run_piles("--version", "", "PILES_CPU_PATH=portable");
+  ASSERT_EQ(portable.status, 0) << portable.err;
+  EXPECT_NE(portable.out.find("Topswops CPU path: portable ("), std::string::npos) << portable.out;
+
+  const std::string solve = "--backend cpu --threads 2 --json topswops solve 11";
+  const auto a = run_piles(solve);
+  const auto b = run_piles(solve, "", "PILES_CPU_PATH=portable");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  for (const char* key : {"max_steps", "count", "decks", "nodes", "nodes_per_level"})
+    EXPECT_EQ(a.json().at(key), b.json().at(key)) << key;
+  EXPECT_EQ(a.json().at("max_steps"), 51);
+
+  for (const char* command : {"topswops solve 5", "--version", "bulgarian trace 3,1"})
+    EXPECT_TRUE(piles::testing::is_usage_error(run_piles(command, "", "PILES_CPU_PATH=avx9"),
+                                               "PILES_CPU_PATH: 'avx9' is not a path"))
+        << command;
+}
+
 // The driver's release as /proc/driver/nvidia/version gives it, for the proprietary and the
 // open kernel module; nothing where the text has none.
 TEST(Cli, NvidiaDriverReleaseIsReadFromTheProcText) {

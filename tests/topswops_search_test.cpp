@@ -89,7 +89,7 @@ bool in_place_plain(const std::vector<int>& c) {
 }
 
 // One sequential search from the root, as Knuth's program runs it.
-template <int W>
+template <int W, bool Vector = true>
 piles::testing::LongestGames<W> search_from_root(int n, bool sorted,
                                                  const std::vector<std::int32_t>& bound, int target,
                                                  std::vector<std::uint64_t>* nodes_out = nullptr) {
@@ -101,7 +101,7 @@ piles::testing::LongestGames<W> search_from_root(int n, bool sorted,
   if (n == 1)
     sink.leaf(0, ts::sorted_deck<W>(1), ts::sorted_deck<W>(1));
   else
-    ts::search_below(p, root, 0, start, target, nodes, sink);
+    ts::search_below<Vector>(p, root, 0, start, target, nodes, sink);
   if (nodes_out) nodes_out->assign(nodes, nodes + n);
   return sink;
 }
@@ -218,6 +218,22 @@ TEST(TopswopsCore, ThreeWordDeckSearchesLikeTwoWordDeck) {
     EXPECT_EQ(a.decks, b.decks);
     EXPECT_EQ(nodes2, nodes3);
   }
+}
+
+// PILES_CPU_PATH=portable: the packed words where the machine has its vector register.
+TEST(TopswopsCore, PortablePathSearchesLikeTheVectorPath) {
+  for (bool sorted : {false, true})
+    for (int n = 4; n <= 12; ++n) {
+      const int* values = sorted ? published::longest_sorted.data() : published::longest.data();
+      const auto bound = table(values, n);
+      std::vector<std::uint64_t> vector_nodes, portable_nodes;
+      const auto a = search_from_root<2, true>(n, sorted, bound, values[n - 1], &vector_nodes);
+      const auto b = search_from_root<2, false>(n, sorted, bound, values[n - 1], &portable_nodes);
+      EXPECT_EQ(a.best, values[n]) << "n = " << n;
+      EXPECT_EQ(a.best, b.best) << "n = " << n;
+      EXPECT_EQ(a.decks, b.decks) << "n = " << n;
+      EXPECT_EQ(vector_nodes, portable_nodes) << "n = " << n;
+    }
 }
 
 TEST(TopswopsCore, NodesPerLevelAtMostKnuthsProgram) {

@@ -13,6 +13,7 @@
 #include "host/common/machine.hpp"
 #include "host/common/output.hpp"
 #include "host/common/output_file.hpp"
+#include "host/topswops/cpu_path.hpp"
 
 namespace piles::cli {
 namespace {
@@ -78,17 +79,19 @@ void run_bench(const BenchOptions& options, const CommonOptions& common, bool js
       {"date", utc_now()},
       {"cpu", cpu_model()},
       {"machine", machine_description()},
+      {"topswops_cpu_path", topswops::cpu_path_text()},
       {"threads", targets.front().threads},
       {"device", device.empty() ? "none (" + gpu_unavailable_reason() + ")" : device},
       {"driver", driver.empty() ? "none" : driver}};
   if (!json_to_stdout)
     fmt::print(
-        "piles bench: piles {} ({}), {}\n{}, {} threads; GPU: {}{}\n\n{:<54} {:<18} {:<44} {:>9}  "
-        "{}\n",
+        "piles bench: piles {} ({}), {}\n{}, {} threads; GPU: {}{}\nTopswops CPU path: "
+        "{}\n\n{:<54} "
+        "{:<18} {:<44} {:>9}  {}\n",
         version, commit, record["date"].get<std::string>(), machine_description(),
         targets.front().threads, record["device"].get<std::string>(),
-        driver.empty() ? "" : ", driver " + driver, "instance", "engine", "signature", "seconds",
-        "rate");
+        driver.empty() ? "" : ", driver " + driver, topswops::cpu_path_text(), "instance", "engine",
+        "signature", "seconds", "rate");
   std::vector<std::vector<benchmark::Measure>> runs;
   nlohmann::json measures = nlohmann::json::array();
   for (const RunTarget& target : targets) {

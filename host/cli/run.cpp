@@ -9,6 +9,7 @@
 #include "host/cli/suggest.hpp"
 #include "host/common/error.hpp"
 #include "host/common/parse.hpp"
+#include "host/topswops/cpu_path.hpp"
 
 namespace piles::cli {
 namespace {
@@ -35,9 +36,10 @@ void print_version() {
   const std::string device = gpu_description();
   const std::string cuda =
       cuda_build() ? fmt::format("yes (architectures {})", cuda_architectures) : "no";
-  fmt::print("piles {}\ncommit: {}\nbuild: {}, {}\nCUDA build: {}\nGPU: {}\n", version, commit,
-             build_type, compiler, cuda,
-             device.empty() ? fmt::format("none ({})", gpu_unavailable_reason()) : device);
+  fmt::print(
+      "piles {}\ncommit: {}\nbuild: {}, {}\nTopswops CPU path: {}\nCUDA build: {}\nGPU: {}\n",
+      version, commit, build_type, compiler, topswops::cpu_path_text(), cuda,
+      device.empty() ? fmt::format("none ({})", gpu_unavailable_reason()) : device);
   if (device.empty()) return;
   // Every device of the machine, for a user choosing among them or checking a node.
   const std::string release = nvidia_driver_release();
@@ -78,7 +80,8 @@ int run(int argc, char** argv) {
         print_version();
         throw CLI::Success();
       },
-      "Print the version, commit, build, whether this build has CUDA, and the GPU found");
+      "Print the version, commit, build, Topswops CPU path, whether this build has CUDA, and the "
+      "GPU found");
   app.add_option("--backend", common.backend, "auto | cpu | gpu (auto: GPU when one answers)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   app.add_option_function<std::string>(
@@ -110,6 +113,7 @@ int run(int argc, char** argv) {
   list_common_options(app);
 
   try {
+    topswops::cpu_path();  // a bad PILES_CPU_PATH fails every command alike, before any work
     app.parse(argc, argv);
     if (app.get_subcommands().empty())
       return fail(2, "a subcommand is required (see piles --help)");

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/topswops.hpp"
+#include "host/topswops/cpu_path.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/plan.hpp"
 
@@ -17,17 +18,26 @@ using ChunkDone = std::function<void(int chunk, const Partial& partial, double s
 // the threads at the end of a round, large enough that merging a piece's partial costs nothing.
 inline constexpr std::size_t piece_prefixes = 16;
 
-// The search below the plan's prefixes first..last-1, each from `target` on `problem` (the
-// plan's table for that target), games to `sink`, nodes of level l counted in nodes[l]. The
-// loop of the CPU engine and of the tail job (tail_job.hpp).
-template <int W, class Sink>
-void search_prefix_range(const Plan& plan, const Problem& problem, std::size_t first,
-                         std::size_t last, int target, std::uint64_t* nodes, Sink& sink) {
+template <bool Vector, int W, class Sink>
+void search_prefixes_on(const Plan& plan, const Problem& problem, std::size_t first,
+                        std::size_t last, int target, std::uint64_t* nodes, Sink& sink) {
   for (std::size_t i = first; i < last; ++i) {
     Deck<W> start;
     const Frame<W> f = replay<W>(problem, plan.choices.data() + i * plan.depth, plan.depth, start);
-    search_below(problem, f, plan.depth, start, target, nodes, sink);
+    search_below<Vector>(problem, f, plan.depth, start, target, nodes, sink);
   }
+}
+
+// The search below the plan's prefixes first..last-1, each from `target` on `problem` (the
+// plan's table for that target), games to `sink`, nodes of level l counted in nodes[l], on the
+// process's CPU path. The loop of the CPU engine and of the tail job (tail_job.hpp).
+template <int W, class Sink>
+void search_prefix_range(const Plan& plan, const Problem& problem, std::size_t first,
+                         std::size_t last, int target, std::uint64_t* nodes, Sink& sink) {
+  if (cpu_path() == CpuPath::vector)
+    search_prefixes_on<true, W>(plan, problem, first, last, target, nodes, sink);
+  else
+    search_prefixes_on<false, W>(plan, problem, first, last, target, nodes, sink);
 }
 
 // The CPU engine: the prefixes of `chunks`, each searched from `target`, on `threads` threads

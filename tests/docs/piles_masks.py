@@ -31,7 +31,7 @@ MASKS = {
     'rss': r'peak RSS (' + NUMBER + r') MiB',
     'timestamp': r'(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC',
     # What was built, from which commit, with which compiler and for which GPU.
-    'build': r'(?m)^(?:commit|build|CUDA build|GPU): (.*)$',
+    'build': r'(?m)^(?:commit|build|Topswops CPU path|CUDA build|GPU): (.*)$',
     'bench_header': r'(?m)^piles bench: (.*)$',
     'machine': r'(?m)^(.*logical CPUs.*)$',
     # The lockstep engine's passes and launches depend on how threads share the chunks.
