@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -17,14 +18,13 @@
 namespace piles::results {
 namespace {
 
-// The quick preset stops at 14 cards (about 1e9 nodes for each variant, well under a minute
-// on two CPU cores); the full preset goes to 17 on a GPU, 15 on the CPU, then on the CPU to
-// journaled_n in journals under runs/ (hours on 2 cores): a stopped run resumes there, and
-// every preset reads a finished one back into the tables.
+// The quick preset computes up to 14 cards (about 1e9 nodes for each variant, well under a
+// minute on two CPU cores); the full preset goes to 17 on a GPU, and on the CPU runs the
+// journaled sizes after 14 in journals under runs/ (minutes for 15, hours for 16 on 2 cores): a
+// stopped run resumes there, and every preset reads the finished ones back into the tables.
 constexpr int quick_max_n = 14;
 constexpr int full_max_n_gpu = 17;
-constexpr int full_max_n_cpu = 15;
-constexpr int journaled_n = 16;
+constexpr std::array journaled_ns = {15, 16};
 // From 15 cards on, the search runs with the tail of `topswops tail N` (Chaffin's cutoff): at
 // 15 it costs 54 s on 2 cores and each variant's search about 100 s, where one took 502 s
 // without it and the vector deck; at 14 the enumeration costs about what it saves.
@@ -73,41 +73,48 @@ std::vector<topswops::Solution> solve_all(const Writer& writer, topswops::Final 
   return all;
 }
 
-std::string journal_of(const Writer& writer, const std::string& what) {
-  return (writer.runs("topswops") / fmt::format("{}_{}.journal", what, journaled_n)).string();
+std::string journal_of(const Writer& writer, const std::string& what, int n) {
+  return (writer.runs("topswops") / fmt::format("{}_{}.journal", what, n)).string();
 }
 
-std::string solve_journal(const Writer& writer, topswops::Final final) {
-  return journal_of(writer, final == topswops::Final::sorted ? "solve_sorted" : "solve");
+std::string solve_journal(const Writer& writer, topswops::Final final, int n) {
+  return journal_of(writer, final == topswops::Final::sorted ? "solve_sorted" : "solve", n);
 }
 
-// journaled_n on the CPU: its tail, then both searches, each resuming its journal.
+// Each journaled size on the CPU: its tail, then both searches, each resuming its journal.
 void run_journaled(const Writer& writer) {
   std::filesystem::create_directories(writer.runs("topswops"));
   RunTarget cpu = writer.target();
   cpu.backend = Backend::cpu;
-  topswops::TailOptions tail_options;
-  tail_options.n = journaled_n;
-  tail_options.run.quiet = writer.quiet();
-  tail_options.run.checkpoint = journal_of(writer, "tail");
-  const topswops::TailResult tail = topswops::run_tail(tail_options, cpu);
-  for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted}) {
-    topswops::SolveOptions options;
-    options.n = journaled_n;
-    options.final = final;
-    options.tail = tail.tail(final);
-    options.run.quiet = writer.quiet();
-    options.run.checkpoint = solve_journal(writer, final);
-    topswops::solve(options, cpu);
+  for (const int n : journaled_ns) {
+    topswops::TailOptions tail_options;
+    tail_options.n = n;
+    tail_options.run.quiet = writer.quiet();
+    tail_options.run.checkpoint = journal_of(writer, "tail", n);
+    const topswops::TailResult tail = topswops::run_tail(tail_options, cpu);
+    for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted}) {
+      topswops::SolveOptions options;
+      options.n = n;
+      options.final = final;
+      options.tail = tail.tail(final);
+      options.run.quiet = writer.quiet();
+      options.run.checkpoint = solve_journal(writer, final, n);
+      topswops::solve(options, cpu);
+    }
   }
 }
 
-// Adds journaled_n to `all` (1..journaled_n - 1) when its journal under runs/ is finished.
+// Adds the journaled sizes that follow `all` (1..m), in order, while their journals under
+// runs/ are finished.
 void add_journaled(const Writer& writer, topswops::Final final,
                    std::vector<topswops::Solution>& all) {
-  const std::string journal = solve_journal(writer, final);
-  if (all.back().n + 1 != journaled_n || !std::filesystem::exists(journal)) return;
-  if (auto finished = topswops::read_finished(journal)) all.push_back(std::move(*finished));
+  for (const int n : journaled_ns) {
+    const std::string journal = solve_journal(writer, final, n);
+    if (all.back().n + 1 != n || !std::filesystem::exists(journal)) return;
+    auto finished = topswops::read_finished(journal);
+    if (!finished) return;
+    all.push_back(std::move(*finished));
+  }
 }
 
 // The tables hold the answers and node counts (fixed by the search plan, whatever ran it);
@@ -205,13 +212,12 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
 
 void write_topswops(Writer& writer) {
   write_play_example(writer);
-  const int last = !writer.full()                            ? quick_max_n
-                   : writer.target().backend == Backend::gpu ? full_max_n_gpu
-                                                             : full_max_n_cpu;
+  const bool gpu = writer.target().backend == Backend::gpu;
+  const int last = writer.full() && gpu ? full_max_n_gpu : quick_max_n;
   const auto cutoffs = tails(writer, last);
   auto any = solve_all(writer, topswops::Final::any, last, cutoffs);
   auto sorted = solve_all(writer, topswops::Final::sorted, last, cutoffs);
-  if (writer.full() && writer.target().backend == Backend::cpu) run_journaled(writer);
+  if (writer.full() && !gpu) run_journaled(writer);
   add_journaled(writer, topswops::Final::any, any);
   add_journaled(writer, topswops::Final::sorted, sorted);
   write_table(writer, any, topswops::Final::any);
@@ -231,14 +237,16 @@ void write_topswops(Writer& writer) {
                    reached),
        fmt::format("piles topswops solve N [--final sorted], N <= {}", reached),
        "topswops/longest.csv",
-       reached > last ? fmt::format("{:.0f} s; n = {} from the journals in topswops/runs/: {}",
-                                    seconds, journaled_n, Writer::journal_time(journaled))
-                      : fmt::format("{:.0f} s", seconds),
+       reached > last
+           ? fmt::format("{:.0f} s; n = {}{} from the journals in topswops/runs/: {}", seconds,
+                         last + 1, reached > last + 1 ? fmt::format("..{}", reached) : "",
+                         Writer::journal_time(journaled))
+           : fmt::format("{:.0f} s", seconds),
        {check(any), check(sorted)}});
   writer.waits_for_gpu(fmt::format(
       "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
       "f(18) = 191): `piles --backend gpu topswops solve 17 --checkpoint FILE`.",
-      std::max(reached, full_max_n_cpu) + 1));
+      reached + 1));
 }
 
 }  // namespace piles::results
