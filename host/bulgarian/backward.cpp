@@ -186,6 +186,15 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out) {
   return false;
 }
 
+void fill_round(std::vector<ForestWalker>& work, std::size_t wanted) {
+  for (bool split = true; split && work.size() < wanted;) {
+    split = false;
+    std::vector<ForestWalker> given;
+    for (ForestWalker& walk : work) split |= split_walk(walk, given);
+    work.insert(work.end(), given.begin(), given.end());
+  }
+}
+
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
                                Progress* progress) {
   // Descents between two looks at whether another thread waits for work.
@@ -258,13 +267,7 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   ForestWalker deepest_walk;
   std::vector<ForestWalker> unfinished;
   while (!work.empty()) {
-    // Split the walks still running until the next round has enough of them again.
-    for (bool split = true; split && work.size() < wanted;) {
-      split = false;
-      std::vector<ForestWalker> given;
-      for (ForestWalker& walk : work) split |= split_walk(walk, given);
-      work.insert(work.end(), given.begin(), given.end());
-    }
+    fill_round(work, wanted);
     const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit);
     device.merge({round.histogram, round.leaves});
     check_depth(round.too_deep);

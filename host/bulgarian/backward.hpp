@@ -36,6 +36,10 @@ ForestTop expand_forest(int n, std::size_t min_subtrees);
 // climbing with forward moves and coming down again. Returns false when nothing is left to give.
 bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out);
 
+// Splits the walks still running (split_walk, each in turn) until at least `wanted` wait or
+// none can give more: what the GPU walk does before each round.
+void fill_round(std::vector<ForestWalker>& work, std::size_t wanted);
+
 // Walks every subtree on CPU threads; a thread that runs dry makes a busy one split its walk.
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
                                Progress* progress);
