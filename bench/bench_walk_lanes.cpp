@@ -5,15 +5,17 @@
 // with a descent and an ascent in one turn counted as two passes). The record goes to
 // results/bench/bulgarian_walk_lanes.md.
 //
-//   bench_walk_lanes [--from N] [--to N] [--step S] [--walks W] [--out FILE]
+//   bench_walk_lanes [--from N] [--to N] [--step S] [--walks W] [--budgets B,...] [--out FILE]
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "bench/bench_support.hpp"
 #include "build_info.hpp"
@@ -32,34 +34,43 @@ int main(int argc, char** argv) {
   app.add_option("--step", step, "Step between sizes")->check(CLI::PositiveNumber);
   app.add_option("--walks", walks, "Walks a round holds (default: an H100 at full occupancy)")
       ->check(CLI::PositiveNumber);
+  std::vector<int> budgets = {20, 12};
+  app.add_option("--budgets", budgets,
+                 "Descents per walk and round, as powers of two (the kernel's first)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 40));
   app.add_option("--out", out, "Record file");
   CLI11_PARSE(app, argc, argv);
 
   std::string rows;
-  for (int n = from; n <= to; n += step) {
-    const auto start = std::chrono::steady_clock::now();
-    const piles::bulgarian::WalkLaneUse use = piles::bulgarian::model_walk_lanes(n, walks);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::uint64_t all = piles::partition_count(n);
-    const std::string row = fmt::format(
-        "| {} | {} | {} | {} ({:.3f} of p(n)) | {:.3f} | {:.3f} | {:.2f} | {} | {:.0f} | {:.0f} "
-        "|\n",
-        n, use.rounds, use.walks, use.partitions,
-        static_cast<double>(use.partitions) / static_cast<double>(all), use.lane_use(),
-        use.branch_lane_use(), use.passes_per_partition(), use.serial_steps, use.parallelism(),
-        seconds);
-    fmt::print("{}", row);
-    std::fflush(stdout);
-    rows += row;
-  }
+  for (const int budget : budgets)
+    for (int n = from; n <= to; n += step) {
+      const auto start = std::chrono::steady_clock::now();
+      const piles::bulgarian::WalkLaneUse use =
+          piles::bulgarian::model_walk_lanes(n, walks, std::uint64_t{1} << budget);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const std::uint64_t all = piles::partition_count(n);
+      const std::string row = fmt::format(
+          "| 2^{} | {} | {} | {} | {} ({:.3f} of p(n)) | {:.3f} | {:.3f} | {:.2f} | {} | {:.0f} | "
+          "{:.0f} |\n",
+          budget, n, use.rounds, use.walks, use.partitions,
+          static_cast<double>(use.partitions) / static_cast<double>(all), use.lane_use(),
+          use.branch_lane_use(), use.passes_per_partition(), use.serial_steps, use.parallelism(),
+          seconds);
+      fmt::print("{}", row);
+      std::fflush(stdout);
+      rows += row;
+    }
   std::string body = fmt::format(
       "# Bulgarian backward walk: the lanes of a warp, modelled on the host\n\n"
-      "_made by `bench_walk_lanes --from {} --to {} --step {} --walks {}`; piles {}; {}; {}_\n\n"
+      "_made by `bench_walk_lanes --from {} --to {} --step {} --walks {} --budgets {}`; piles {}; "
+      "{}; {}_\n\n"
       "`bulgarian analyze N --engine backward` on a device holding {} walks a round (an "
       "H100's 132 SMs at 2048 threads each, four walks a thread), replayed on the host: the "
       "host opens the forest's top until that many subtrees wait; in each round every GPU "
-      "thread walks one subtree (`walk_forest`, up to 2^20 descents), a warp's 32 lanes 32 "
+      "thread walks one subtree (`walk_forest`, up to a budget of descents: the kernel's is "
+      "2^20), a warp's 32 lanes 32 "
       "consecutive walks, stepping together until the longest is done; the walks left "
       "unfinished are split for the next round. A turn is one pass of the walk's loop (a "
       "descent with its visit, an ascent, or the last look). Lane use: the turns the lanes "
@@ -69,20 +80,23 @@ int main(int argc, char** argv) {
       "threads a device has, the walk takes at least that many turns one after another; "
       "parallelism is partitions per serial turn, the threads the rounds can keep busy on "
       "average. Seconds are the model's own time on this machine.\n\n"
-      "| n | rounds | walks | partitions walked | lane use | lane use by branch | "
+      "| budget | n | rounds | walks | partitions walked | lane use | lane use by branch | "
       "warp passes per partition | serial turns | parallelism | model s |\n"
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-      from, to, step, walks, piles::version, piles::cpu_model(), piles::bench::today(), walks);
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+      from, to, step, walks, fmt::join(budgets, ","), piles::version, piles::cpu_model(),
+      piles::bench::today(), walks);
   body += rows;
   body +=
       "\nTargets for the walk's next kernel, on this model before any GPU time: lane use at "
       "least 0.5, and a parallelism of at least 10^5 from n = 100 on (an H100 holds 270,336 "
       "threads; 10^10 partitions a second at a few turns per partition needs most of them "
-      "busy). Where the table is far below, the walks are too uneven for warps that wait for "
-      "their longest lane, and the rounds after the first hold too few walks to fill a device: "
-      "split_walk gives only siblings along a walk's path, never the untried children of the node "
-      "it "
-      "stands on, so a walk deep in a narrow branch cannot be shared.\n";
+      "busy). Two things hold the table below them: a warp waits for the longest of its 32 "
+      "walks (lane use), and a round lasts as long as its longest walk, up to the budget, "
+      "while most walks end long before it (serial turns). A smaller budget shortens the "
+      "rounds (split_walk then shares the walks left, down to the children of the node a walk "
+      "stands on) at the price of more rounds, each a launch and a copy of the walks both "
+      "ways; lanes that take a new walk as soon as theirs ends, without waiting for their "
+      "warp, would lift the lane use.\n";
   const std::filesystem::path path(out);
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << body;

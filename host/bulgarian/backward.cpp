@@ -183,7 +183,18 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out) {
     }
     x.descend(g);
   }
-  return false;
+  // No sibling is left along the path: the untried children of the node the walk stands on go,
+  // when there are two or more, and the walk keeps only what it has not done there yet (the
+  // node's own visit, if it is fresh), then climbs back to its base and ends.
+  ForestNode& here = walk.node;
+  if (!here.is_candidate(walk.next + 1)) return false;
+  for (int g = walk.next; here.is_candidate(g); ++g) {
+    ForestNode child = here;
+    child.descend(g);
+    out.push_back(ForestWalker::at(child));
+  }
+  walk.next = here.tail;
+  return true;
 }
 
 void fill_round(std::vector<ForestWalker>& work, std::size_t wanted) {

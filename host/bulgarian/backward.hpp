@@ -32,7 +32,8 @@ struct ForestTop {
 ForestTop expand_forest(int n, std::size_t min_subtrees);
 
 // Hands the untaken siblings at the shallowest level of the walk's path to `out` as fresh walks
-// and narrows the walk to the subtree below that level. The path is not stored: it is found by
+// and narrows the walk to the subtree below that level; where the path has none, the untried
+// children of the node the walk stands on (two or more). The path is not stored: it is found by
 // climbing with forward moves and coming down again. Returns false when nothing is left to give.
 bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out);
 

@@ -4,7 +4,6 @@
 
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/backward.hpp"
-#include "kernels/bulgarian_backward.hpp"
 
 namespace piles::bulgarian {
 
@@ -65,7 +64,7 @@ std::vector<bool> walk_turns(std::uint64_t budget, ForestWalker& walk, bool& don
   return turns;
 }
 
-WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round) {
+WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round, std::uint64_t budget) {
   std::vector<ForestWalker> work = expand_forest(n, walks_per_round).subtrees;
   WalkLaneUse use;
   while (!work.empty()) {
@@ -85,7 +84,7 @@ WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round) {
         for (std::size_t i = 32 * warp; i < std::min(work.size(), 32 * warp + 32); ++i) {
           const bool fresh = work[i].fresh != 0;
           bool finished = false;
-          lanes.push_back(walk_turns(gpu::walk_round_budget, work[i], finished));
+          lanes.push_back(walk_turns(budget, work[i], finished));
           // A fresh walk visits its root, then one partition per descent.
           mine.partitions += fresh + static_cast<std::uint64_t>(std::count(
                                          lanes.back().begin(), lanes.back().end(), true));

@@ -42,8 +42,8 @@ std::vector<bool> walk_turns(std::uint64_t budget, ForestWalker& walk, bool& don
 
 // The GPU walk for n, round after round as analyze runs it: the forest's top opened on the host
 // until at least `walks_per_round` walks wait (a device's gpu::walks_per_round()), each round
-// its walks in warps of 32 consecutive ones with the round's budget, the unfinished ones split
-// for the next (fill_round).
-WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round);
+// its walks in warps of 32 consecutive ones with `budget` descents each (the kernel's:
+// gpu::walk_round_budget), the unfinished ones split for the next (fill_round).
+WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round, std::uint64_t budget);
 
 }  // namespace piles::bulgarian
