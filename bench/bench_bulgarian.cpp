@@ -46,13 +46,14 @@ struct Row {
 };
 
 Row measure(const std::string& name, int n, Engine engine, const RunTarget& target, int runs,
-            const std::optional<Analysis>& reference, Analysis* out = nullptr) {
+            const std::optional<Analysis>& reference, Analysis* out = nullptr,
+            const piles::bulgarian::BackwardOptions& backward = {}) {
   std::vector<double> wall, cpu;
   Analysis last;
   for (int r = 0; r < runs; ++r) {
     const double c0 = cpu_seconds();
     const auto w0 = std::chrono::steady_clock::now();
-    last = piles::bulgarian::analyze(n, engine, target);
+    last = piles::bulgarian::analyze(n, engine, target, nullptr, backward);
     wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
     cpu.push_back(cpu_seconds() - c0);
   }
@@ -105,8 +106,14 @@ int main(int argc, char** argv) {
       measure("backward cpu, 1 thread", n, Engine::backward, one, runs, std::nullopt, &reference));
   rows.push_back(measure(fmt::format("backward cpu, {} threads", threads), n, Engine::backward,
                          many, runs, reference));
-  if (!device.empty())
+  if (!device.empty()) {
     rows.push_back(measure("backward gpu", n, Engine::backward, gpu, runs, reference));
+    // The host model's choice (bulgarian_walk_lanes.md), until a GPU has timed both.
+    piles::bulgarian::BackwardOptions short_rounds;
+    short_rounds.gpu_walk_budget = std::uint64_t{1} << 12;
+    rows.push_back(measure("backward gpu, 2^12 a round", n, Engine::backward, gpu, runs, reference,
+                           nullptr, short_rounds));
+  }
   rows.push_back(measure("backward cpu, 1 thread", forward_n, Engine::backward, one, runs,
                          std::nullopt, &forward_reference));
   rows.push_back(measure(fmt::format("forward cpu, {} threads", threads), forward_n,

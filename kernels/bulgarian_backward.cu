@@ -25,7 +25,7 @@ constexpr unsigned bin_flush = 1u << 31;
 __global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count, std::uint8_t* done,
                                   unsigned long long* next_walk, unsigned long long* histogram,
                                   unsigned long long* leaves, unsigned long long* deepest,
-                                  int depth_limit, int* too_deep) {
+                                  int depth_limit, int* too_deep, unsigned long long budget) {
   extern __shared__ unsigned block_hist[];
   __shared__ unsigned long long block_deepest;
   for (int d = threadIdx.x; d < depth_limit; d += blockDim.x) block_hist[d] = 0;
@@ -38,7 +38,7 @@ __global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count,
     const unsigned long long i = atomicAdd(next_walk, 1ULL);
     if (i >= count) break;
     ForestWalker w = walks[i];
-    done[i] = bulgarian::walk_forest(w, walk_round_budget, [&](int depth, bool leaf) {
+    done[i] = bulgarian::walk_forest(w, budget, [&](int depth, bool leaf) {
       my_leaves += leaf;
       my_deepest =
           max(my_deepest, (static_cast<unsigned long long>(depth) + 1) << deepest_walk_bits | i);
@@ -73,7 +73,8 @@ std::size_t walks_per_round() {
   return resident_blocks(walk_round_kernel, block_size) * block_size * 4;
 }
 
-ForestRound bulgarian_walk_round(std::vector<ForestWalker>& walks, int depth_limit) {
+ForestRound bulgarian_walk_round(std::vector<ForestWalker>& walks, int depth_limit,
+                                 std::uint64_t budget) {
   ForestRound round;
   round.histogram.assign(depth_limit, 0);
   round.done.assign(walks.size(), 1);
@@ -92,7 +93,7 @@ ForestRound bulgarian_walk_round(std::vector<ForestWalker>& walks, int depth_lim
   const int grid = persistent_blocks(walk_round_kernel, walks.size(), block_size, shared);
   walk_round_kernel<<<grid, block_size, shared>>>(
       d_walks.data(), walks.size(), d_done.data(), d_counters.data(), d_hist.data(),
-      d_counters.data() + 1, d_counters.data() + 2, depth_limit, d_too_deep.data());
+      d_counters.data() + 1, d_counters.data() + 2, depth_limit, d_too_deep.data(), budget);
   PILES_CUDA_CHECK_LAUNCH();
   PILES_CUDA_CHECK(cudaDeviceSynchronize());
 

@@ -27,8 +27,9 @@ struct ForestRound {
 std::size_t walks_per_round();
 
 // One round of the backward engine on the GPU: persistent threads take walks from an atomic
-// counter and advance each by at most a fixed budget of moves with bulgarian::walk_forest;
-// `walks` is updated in place so unfinished ones can be split and resumed.
-ForestRound bulgarian_walk_round(std::vector<bulgarian::ForestWalker>& walks, int depth_limit);
+// counter and advance each by at most `budget` descents with bulgarian::walk_forest; `walks` is
+// updated in place so unfinished ones can be split and resumed.
+ForestRound bulgarian_walk_round(std::vector<bulgarian::ForestWalker>& walks, int depth_limit,
+                                 std::uint64_t budget = walk_round_budget);
 
 }  // namespace piles::gpu

@@ -41,6 +41,21 @@ TEST_F(GpuBulgarian, BackwardWalkOnTheDeviceMatchesCpu) {
   }
 }
 
+// Rounds of at most 64 descents a walk: many rounds, each split to fill the next (down to the
+// children of the node a walk stands on), and still every partition once.
+TEST_F(GpuBulgarian, BackwardWalkInShortRoundsMatchesCpu) {
+  BackwardOptions short_rounds;
+  short_rounds.gpu_host_subtrees = 64;
+  short_rounds.gpu_walk_budget = 64;
+  for (int n : {36, 45, 50, 60}) {
+    SCOPED_TRACE(n);
+    const Analysis cpu = analyze(n, Engine::backward, target(Backend::cpu));
+    const Analysis gpu = analyze(n, Engine::backward, target(Backend::gpu), nullptr, short_rounds);
+    EXPECT_TRUE(cpu.same_structure(gpu));
+    EXPECT_GT(gpu.device_partitions, 0u);
+  }
+}
+
 TEST_F(GpuBulgarian, ForwardEngineMatchesCpu) {
   for (int n : {1, 2, 10, 36, 60, 75}) {
     SCOPED_TRACE(n);

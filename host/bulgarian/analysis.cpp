@@ -42,7 +42,8 @@ void run_backward(int n, const RunTarget& target, Progress* progress,
   ForestCounts counts = std::move(top.counts);
   if (progress) progress->add(counts.nodes());
   if (gpu) {
-    const GpuWalk walk = walk_subtrees_gpu(n, std::move(top.subtrees), options.gpu_host_subtrees);
+    const GpuWalk walk = walk_subtrees_gpu(n, std::move(top.subtrees), options.gpu_host_subtrees,
+                                           options.gpu_walk_budget);
     counts.merge(walk.counts);
     a.device_partitions = walk.device_partitions;
   } else {

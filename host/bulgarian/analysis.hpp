@@ -52,9 +52,12 @@ Engine choose_engine(std::string_view name);
 // How the backward engine on a GPU shares the forest with the host: the host opens the top of
 // the forest until this many subtrees wait (or none is left), the device walks them. By default
 // 2^19, and more until one round fills the device; tests set a few so the device does the
-// walking at small n.
+// walking at small n. Each walk of a round takes at most gpu_walk_budget descents (by default
+// the kernel's 2^20; bench_bulgarian also times 2^12, which the host model says keeps far more
+// threads busy, bulgarian_walk_lanes.md).
 struct BackwardOptions {
   std::optional<std::size_t> gpu_host_subtrees;
+  std::optional<std::uint64_t> gpu_walk_budget;
 };
 
 // Runs one engine on one backend for one n, reporting partitions placed to `progress` (the

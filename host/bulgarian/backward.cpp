@@ -104,10 +104,10 @@ void open_subtrees(std::vector<ForestWalker>& level, std::size_t wanted, Tally& 
 #ifdef PILES_HAVE_CUDA
 // The partition a round of the GPU walk reached at `depth`: the walk replayed on the host from
 // where the round took it up, with the round's budget. Empty when the device visited nothing.
-std::vector<int> replay_to_depth(ForestWalker walk, int depth) {
+std::vector<int> replay_to_depth(ForestWalker walk, int depth, std::uint64_t budget) {
   std::vector<int> found;
   if (depth < 0) return found;
-  walk_forest(walk, gpu::walk_round_budget, [&](int d, bool) {
+  walk_forest(walk, budget, [&](int d, bool) {
     if (d != depth || !found.empty()) return;
     part_t parts[partition::max_n + 1];
     found.assign(parts, parts + walk.node.to_parts(parts));
@@ -264,9 +264,11 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
 }
 
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
-                          std::optional<std::size_t> host_subtrees) {
+                          std::optional<std::size_t> host_subtrees,
+                          std::optional<std::uint64_t> budget) {
 #ifdef PILES_HAVE_CUDA
   const int depth_limit = depth_bound(n);
+  const std::uint64_t descents = budget.value_or(gpu::walk_round_budget);
   const std::size_t wanted = gpu::walks_per_round();
   // A chunk of a journaled or MPI run holds a handful of subtrees: open them on the host until
   // the first round fills the device.
@@ -279,7 +281,7 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   std::vector<ForestWalker> unfinished;
   while (!work.empty()) {
     fill_round(work, wanted);
-    const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit);
+    const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit, descents);
     device.merge({round.histogram, round.leaves});
     check_depth(round.too_deep);
     if (round.deepest > deepest) {
@@ -291,7 +293,8 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
       if (!round.done[i]) unfinished.push_back(work[i]);
     work.swap(unfinished);
   }
-  check_longest_transient(n, device.histogram, replay_to_depth(deepest_walk, deepest), "backward");
+  check_longest_transient(n, device.histogram, replay_to_depth(deepest_walk, deepest, descents),
+                          "backward");
   GpuWalk out;
   out.device_partitions = device.nodes();
   out.counts = std::move(tops.counts);
@@ -301,6 +304,7 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   (void)n;
   (void)work;
   (void)host_subtrees;
+  (void)budget;
   throw std::logic_error("walk_subtrees_gpu in a build without CUDA");
 #endif
 }

@@ -52,11 +52,13 @@ struct GpuWalk {
 
 // The same on the GPU for the forest of n (fresh subtrees, as expand_forest gives them), in
 // rounds: the host opens the subtrees' tops until `host_subtrees` walks wait (by default until
-// the first round fills the device), each walk gets a budget of moves, and walks left
+// the first round fills the device), each walk gets a budget of descents (by default the
+// kernel's gpu::walk_round_budget), and walks left
 // unfinished are split on the host before the next round, so no single subtree holds up the
 // device. The deepest partition the device visited is replayed on the host
 // (check_longest_transient) before the counts are handed back.
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
-                          std::optional<std::size_t> host_subtrees = std::nullopt);
+                          std::optional<std::size_t> host_subtrees = std::nullopt,
+                          std::optional<std::uint64_t> budget = std::nullopt);
 
 }  // namespace piles::bulgarian

@@ -205,9 +205,12 @@ std::vector<Check> bulgarian_checks(const RunTarget& target) {
   for (const bg::Engine e : {bg::Engine::backward, bg::Engine::forward, bg::Engine::generic})
     checks.push_back(published_values(e, target));
   if (target.backend == Backend::gpu) {
-    // The host opens 64 subtrees and the kernel walks the rest.
-    checks.push_back(
-        like_reference(bg::Engine::backward, bg::Engine::backward, 30, 70, target, {64}));
+    // The host opens 64 subtrees and the kernel walks the rest: in rounds of the kernel's
+    // budget, and of 64 descents a walk (many rounds, each split to fill the next).
+    checks.push_back(like_reference(bg::Engine::backward, bg::Engine::backward, 30, 70, target,
+                                    {64, std::nullopt}));
+    checks.push_back(like_reference(bg::Engine::backward, bg::Engine::backward, 30, 60, target,
+                                    {64, 64}));
     checks.push_back(like_reference(bg::Engine::forward, bg::Engine::backward, 37, 70, target));
     checks.push_back(like_reference(bg::Engine::generic, bg::Engine::backward, 37, 60, target));
   } else {
