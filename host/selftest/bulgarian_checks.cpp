@@ -209,7 +209,7 @@ std::vector<Check> bulgarian_checks(const RunTarget& target) {
     // budget, and of 64 descents a walk (many rounds, each split to fill the next).
     checks.push_back(like_reference(bg::Engine::backward, bg::Engine::backward, 30, 70, target,
                                     {64, std::nullopt}));
-    checks.push_back(like_reference(bg::Engine::backward, bg::Engine::backward, 30, 60, target,
+    checks.push_back(like_reference(bg::Engine::backward, bg::Engine::backward, 30, 45, target,
                                     {64, 64}));
     checks.push_back(like_reference(bg::Engine::forward, bg::Engine::backward, 37, 70, target));
     checks.push_back(like_reference(bg::Engine::generic, bg::Engine::backward, 37, 60, target));
