@@ -13,8 +13,6 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -149,9 +147,6 @@ int main(int argc, char** argv) {
   if (!device.empty())
     body += fmt::format("Backward walk, GPU over {} CPU threads: {:.1f}x (wall).\n", threads,
                         rows[1].wall / rows[2].wall);
-  const std::filesystem::path path(out);
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << "# Bulgarian solitaire benchmark\n\n" << body;
-  fmt::print("record written to {}\n", out);
+  piles::bench::write_record(out, "# Bulgarian solitaire benchmark\n\n" + body);
   return all_same ? 0 : 1;
 }

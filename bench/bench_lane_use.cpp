@@ -16,8 +16,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -135,10 +133,7 @@ int main(int argc, char** argv) {
       "unit some lane takes; per-thread replays the dfs kernel's order on the same units: while "
       "any lane of the warp is flipping, the others wait. Figures from the host, not a GPU: "
       "SASS instructions (PTX for comparison), not cycles.\n";
-  const std::filesystem::path path(out);
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << "# Topswops on the GPU: warp instructions per node and lane use\n\n"
-                      << body;
-  fmt::print("record written to {}\n", out);
+  piles::bench::write_record(
+      out, "# Topswops on the GPU: warp instructions per node and lane use\n\n" + body);
   return all_same ? 0 : 1;
 }

@@ -13,7 +13,6 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -121,9 +120,6 @@ int main(int argc, char** argv) {
       "thread count, other programs held the cores, and slices stretch with them.\n",
       threads, n15_seconds, piles::version, cpu_model(), omp_get_num_procs(), load_before,
       load_average(), today(), table, threads);
-  const std::filesystem::path path(out);
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << "# Slices against --slice S, Topswops on the CPU\n\n" << body;
-  fmt::print("record written to {}\n", out);
+  piles::bench::write_record(out, "# Slices against --slice S, Topswops on the CPU\n\n" + body);
   return right ? 0 : 1;
 }

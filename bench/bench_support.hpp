@@ -7,8 +7,10 @@
 #include <time.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 
 #include "host/common/backend.hpp"
 #include "host/common/machine.hpp"
@@ -48,6 +50,22 @@ inline std::string bench_device(const std::string& backend, const char* program)
   }
   fmt::print("{}: no GPU answered ({}): the CPU rows alone\n", program, why);
   return {};
+}
+
+// Writes a bench program's record to `out` (its folder made where missing) and says where; a
+// record that cannot be written ends the program with status 1, since a bench run exists for it.
+inline void write_record(const std::string& out, const std::string& text) {
+  const std::filesystem::path path(out);
+  std::error_code ignored;  // a folder that cannot be made shows as a file that cannot be written
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
+  std::ofstream file(path);
+  file << text;
+  file.close();
+  if (!file) {
+    fmt::print(stderr, "error: cannot write the record {}\n", out);
+    std::exit(1);
+  }
+  fmt::print("record written to {}\n", out);
 }
 
 }  // namespace piles::bench

@@ -15,8 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -177,11 +175,8 @@ int main(int argc, char** argv) {
           "other programs held the cores, and the rate per CPU-second is the figure to compare. "
           "Baseline: Knuth's topswops-fwd, n = 14 from the target f(14), 1,035,443,218 nodes in "
           "about 42 s on one thread of this machine kind (DESIGN.md section 5).\n";
-  const std::filesystem::path path(out);
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << fmt::format("# Topswops benchmark, n = {}{}\n\n", n,
-                                     sorted ? ", games ending sorted" : "")
-                      << body;
-  fmt::print("record written to {}\n", out);
+  piles::bench::write_record(out, fmt::format("# Topswops benchmark, n = {}{}\n\n", n,
+                                              sorted ? ", games ending sorted" : "") +
+                                      body);
   return all_same ? 0 : 1;
 }

@@ -12,8 +12,6 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -97,9 +95,6 @@ int main(int argc, char** argv) {
       "stands on) at the price of more rounds, each a launch and a copy of the walks both "
       "ways; lanes that take a new walk as soon as theirs ends, without waiting for their "
       "warp, would lift the lane use.\n";
-  const std::filesystem::path path(out);
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << body;
-  fmt::print("record: {}\n", out);
+  piles::bench::write_record(out, body);
   return 0;
 }
