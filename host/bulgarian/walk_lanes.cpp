@@ -25,14 +25,13 @@ double WalkLaneUse::passes_per_partition() const {
   return partitions ? static_cast<double>(warp_passes) / static_cast<double>(partitions) : 0;
 }
 
-void add_warp(const std::vector<std::vector<bool>>& lanes, WalkLaneUse& use) {
+std::uint64_t add_warp(const std::vector<std::vector<bool>>& lanes, WalkLaneUse& use) {
   std::size_t longest = 0;
   for (const auto& turns : lanes) {
     use.lane_steps += turns.size();
     longest = std::max(longest, turns.size());
   }
   use.warp_steps += longest;
-  use.serial_steps = std::max<std::uint64_t>(use.serial_steps, longest);
   for (std::size_t t = 0; t < longest; ++t) {
     bool descent = false, other = false;
     for (const auto& turns : lanes) {
@@ -41,6 +40,7 @@ void add_warp(const std::vector<std::vector<bool>>& lanes, WalkLaneUse& use) {
     }
     use.warp_passes += descent + other;
   }
+  return longest;
 }
 
 std::vector<bool> walk_turns(std::uint64_t budget, ForestWalker& walk, bool& done) {
@@ -78,6 +78,7 @@ WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round, std::uint64_t b
     {
       WalkLaneUse mine;
       std::vector<std::vector<bool>> lanes;
+      std::uint64_t my_longest = 0;
 #pragma omp for schedule(dynamic, 16)
       for (std::size_t warp = 0; warp < warps; ++warp) {
         lanes.clear();
@@ -90,7 +91,7 @@ WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round, std::uint64_t b
                                          lanes.back().begin(), lanes.back().end(), true));
           done[i] = finished;
         }
-        add_warp(lanes, mine);
+        my_longest = std::max(my_longest, add_warp(lanes, mine));
       }
 #pragma omp critical(piles_walk_lanes_merge)
       {
@@ -98,7 +99,7 @@ WalkLaneUse model_walk_lanes(int n, std::size_t walks_per_round, std::uint64_t b
         use.lane_steps += mine.lane_steps;
         use.warp_steps += mine.warp_steps;
         use.warp_passes += mine.warp_passes;
-        longest = std::max(longest, mine.serial_steps);
+        longest = std::max(longest, my_longest);
       }
     }
     use.serial_steps += longest;

@@ -22,8 +22,8 @@ struct WalkLaneUse {
   std::uint64_t lane_steps = 0;   // turns of the loop the lanes need
   std::uint64_t warp_steps = 0;   // turns their warps take (the longest lane of each)
   std::uint64_t warp_passes = 0;  // the same with descents and ascents in passes of their own
-  // The turns of the longest warp, added over the rounds (add_warp: of its warps): however
-  // many threads a device has, a round lasts at least as long as its longest walk.
+  // The turns of each round's longest warp, added up: however many threads a device has, a
+  // round lasts at least as long as its longest walk.
   std::uint64_t serial_steps = 0;
 
   double lane_use() const;
@@ -33,8 +33,9 @@ struct WalkLaneUse {
   double parallelism() const;
 };
 
-// One warp's share, from each lane's turns in order (true: a descent).
-void add_warp(const std::vector<std::vector<bool>>& lanes, WalkLaneUse& use);
+// Adds one warp's lane and warp turns and passes, from each lane's turns in order (true: a
+// descent); returns the turns the warp takes.
+std::uint64_t add_warp(const std::vector<std::vector<bool>>& lanes, WalkLaneUse& use);
 
 // The turns of a walk with a budget of descents, as the kernel runs it (true: a descent);
 // the walk goes on meanwhile, as it would on the device, and `done` says whether it ended.
