@@ -231,10 +231,69 @@ PILES_TOPSWOPS_HOT int fixed_block_words(const Deck<W>& d, int n) {
   return n;
 }
 
+// The same h by intervals, for the GPU: a position i (0-based) holding card c <= i rules out
+// every block start q with c <= q <= i, and a blank every q <= i; h is the smallest q that no
+// position rules out. One byte permute, one shift and one logic instruction a position (32-bit
+// words: the GPU has no 64-bit logic), where the suffix maxima above take about 280 SASS
+// instructions for two words. Each byte less one: a card c gives c - 1, so that ~1 << (c - 1)
+// keeps bits c and up; the zero bytes past the deck give 0xfe or 0xff, a shift that clears all.
+namespace bits {
+
+// 0xff in every byte of x whose top bit is set: one byte permute on the GPU (its sign mode).
+PILES_TOPSWOPS_HOT std::uint32_t top_bit_bytes(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  std::uint32_t out;
+  asm("prmt.b32 %0, %1, 0, 0xba98;" : "=r"(out) : "r"(x));
+  return out;
+#else
+  const std::uint32_t t = x & 0x80808080u;
+  return t | (t - (t >> 7));
+#endif
+}
+
+// Byte b of x.
+PILES_TOPSWOPS_HOT std::uint32_t byte_of(std::uint32_t x, int b) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(x, 0, 0x4440u | static_cast<unsigned>(b));
+#else
+  return x >> (8 * b) & 0xff;
+#endif
+}
+
+// v << s, 0 from s = 32 on (the GPU's shift does that by itself).
+PILES_TOPSWOPS_HOT std::uint32_t shift_left_or_clear(std::uint32_t v, std::uint32_t s) {
+#if defined(__CUDA_ARCH__)
+  std::uint32_t out;
+  asm("shl.b32 %0, %1, %2;" : "=r"(out) : "r"(v), "r"(s));
+  return out;
+#else
+  return s < 32 ? v << s : 0;
+#endif
+}
+
+}  // namespace bits
+
+template <int W>
+PILES_TOPSWOPS_HOT int fixed_block_cover(const Deck<W>& d) {
+  std::uint32_t covered = 0, blanks = 0;
+  for (int j = 0; j < 2 * W; ++j) {
+    const auto x = static_cast<std::uint32_t>(d.w[j / 2] >> (32 * (j % 2)));
+    const std::uint32_t blank = bits::top_bit_bytes(x);
+    const std::uint32_t less_one = (x - 0x01010101u) & ~blank;  // a blank: 0, so bits 1..i
+    blanks |= blank;
+    for (int b = 0; b < 4; ++b) {
+      const int i = 4 * j + b;
+      covered |= ((2u << i) - 1) & bits::shift_left_or_clear(~1u, bits::byte_of(less_one, b));
+    }
+  }
+  // Bit 0 (the whole deck a block) is ruled out by any blank.
+  return bits::trailing_zeros32(~(covered | (blanks != 0)));
+}
+
 // On an x86 CPU with SSSE3 and SSE4.1 (x86-64-v2) a deck of up to 16 cards is one vector
 // register (Playing below): a flip is one byte shuffle, and the block's suffix minima take four
-// byte-wise minimums. The GPU (and any other CPU) uses the word versions above; tests check
-// that both agree.
+// byte-wise minimums. Any other CPU uses the word versions above, the GPU the flip there and
+// the block by intervals; tests check that all agree.
 #if defined(__SSSE3__) && defined(__SSE4_1__) && !defined(__CUDA_ARCH__)
 #define PILES_TOPSWOPS_SSE 1
 
@@ -272,8 +331,16 @@ struct Playing {
   PILES_TOPSWOPS_HOT int top() const { return d.top(); }
   // Flips as many cards as the top one says (a card, never a blank).
   PILES_TOPSWOPS_HOT void flip_top() { flip_words(d, d.top()); }
-  PILES_TOPSWOPS_HOT int fixed_block(int n) const { return fixed_block_words(d, n); }
-  PILES_TOPSWOPS_HOT Deck<W> deck() const { return d; }
+  PILES_TOPSWOPS_HOT int fixed_block(int n) const {
+#if defined(__CUDA_ARCH__)
+    return fixed_block_cover(d);
+#else
+    return fixed_block_words(d, n);
+#endif
+  }
+  PILES_TOPSWOPS_HOT Deck<W> deck() const {
+    return d;
+  }
 };
 
 #ifdef PILES_TOPSWOPS_SSE

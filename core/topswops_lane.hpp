@@ -178,7 +178,7 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
       return;
     }
     case block: {
-      a.h = fixed_block_words(a.play, p.n);
+      a.h = fixed_block_cover(a.play);
       if (a.steps + p.bound[a.h] < a.target || (p.sorted && unsettled(a.play, sorted) > a.h))
         return after_choice(a, p);
       a.next = is_blank(a.play.top()) ? land : flip;

@@ -157,6 +157,26 @@ TEST(TopswopsCore, PackedHelpersMatchPlainOnes) {
       // Two words: the machine's version (vector registers on x86) and the GPU's.
       ASSERT_EQ(ts::Playing<2>(pack<2>(c)).fixed_block(n), fixed_block_plain(c));
       ASSERT_EQ(ts::fixed_block_words(pack<2>(c), n), fixed_block_plain(c));
+      ASSERT_EQ(ts::fixed_block_cover(pack<2>(c)), fixed_block_plain(c));
+    }
+  }
+}
+
+// The GPU's block by intervals, on every kind of deck: blanks anywhere or none (the whole
+// deck can be a block then), every n a word holds, sorted runs at the bottom or not.
+TEST(TopswopsCore, FixedBlockByIntervalsMatchesTheDefinition) {
+  std::mt19937 rng(11);
+  for (int n = 1; n <= ts::max_n; ++n) {
+    for (int trial = 0; trial < 400; ++trial) {
+      std::vector<int> c(n);
+      std::iota(c.begin(), c.end(), 1);
+      const int kept = static_cast<int>(rng() % (n + 1));  // cards n-kept+1..n in place
+      std::shuffle(c.begin(), c.end() - kept, rng);
+      const unsigned blank_in_8 = trial % 3 == 0 ? 0 : rng() % 8;
+      for (int i = 0; i < n; ++i)
+        if (rng() % 8 < blank_in_8) c[i] = static_cast<int>(ts::blank_bit) | (i + 1);
+      ASSERT_EQ(ts::fixed_block_cover(pack<3>(c)), fixed_block_plain(c)) << "n " << n;
+      if (n <= 16) ASSERT_EQ(ts::fixed_block_cover(pack<2>(c)), fixed_block_plain(c)) << "n " << n;
     }
   }
 }

@@ -19,10 +19,10 @@ struct UnitCosts {
   int vote;  // of a pass run by unit (lockstep::pass_unit)
 };
 
-inline constexpr UnitCosts lane_costs{{80, 42, 284, 91, 23}, 69, 9};
+inline constexpr UnitCosts lane_costs{{80, 42, 135, 91, 23}, 69, 9};
 // The same units in the PTX of the probes (plain `scripts/lane-costs`), the costs the model used
 // before it counted SASS, kept for comparison: ptxas turns the fixed-block check and the choice
 // into more instructions, the flip into fewer.
-inline constexpr UnitCosts lane_costs_ptx{{62, 53, 219, 85, 28}, 54, 9};
+inline constexpr UnitCosts lane_costs_ptx{{62, 53, 149, 85, 28}, 54, 9};
 
 }  // namespace piles::topswops
