@@ -50,7 +50,7 @@ __global__ void unit_probe(lockstep::Lane<W>* lanes, ts::SavedFrame<W>* stack,
     refill(a, seeds, next, p, n / 2, n);
   } else if constexpr (U < lockstep::idle) {
     a.next = U;
-    lockstep::step(a, stack, p, sorted_deck, sink);
+    lockstep::step<false>(a, stack, p, sorted_deck, sink);
   }
   lanes[threadIdx.x] = a;
 }

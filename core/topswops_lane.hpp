@@ -150,18 +150,25 @@ PILES_TOPSWOPS_COLD void report(Deck<W> start, Frame<W> f, int k, int base, int 
 }
 
 // Sink: node(chunk, level) for every node made, game(chunk, steps, start, final) for every game
-// reaching the lane's target; a small object of pointers, copied into the report.
-template <int W, class Sink>
+// reaching the lane's target; a small object of pointers, copied into the report. Sorted: the
+// problem's final (p.sorted), a template parameter so that a search for any final carries no
+// code of the sorted one.
+//
+// A choice k = h goes to its first flip without Knuth's quick look (play_choice), which cost
+// the choice unit 72 of its 80 SASS instructions in every pass that ran it. The block check
+// after that flip prunes every such choice the look would, so the same nodes are made: the
+// look bounds by the entry for h - s cards (s: k and the run k-1, k-2, ... under it), the block
+// check by that for the block's h, which is at most h - s, and the table rises with h up to
+// n - 2 cards. The entry for n - 1 (where card n settles alone) may be a tail's cap, below the
+// others; the look reaches it only for k = h = n with card n-1 not right under the top, and
+// there the block check takes it too.
+template <bool Sorted, int W, class Sink>
 PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
                              const Deck<W>& sorted, Sink& sink) {
   switch (a.next) {
     case choose: {
       const int k = bits::trailing_zeros32(a.f.todo);
       a.f.todo &= a.f.todo - 1;
-      // Knuth's quick look for k = h before any flip (play_choice).
-      if (k == a.f.h &&
-          a.f.steps + 1 + p.bound[a.f.h - settled_by_flip(a.f.deck, a.f.h)] < a.target)
-        return after_choice(a, p);
       a.k = k;
       a.play = a.f.deck;
       a.play.w[0] = (a.play.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
@@ -178,8 +185,13 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
       return;
     }
     case block: {
+      // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
+      const bool look =
+          a.h == p.n && a.k == p.n && static_cast<int>(a.f.deck.w[0] >> 8 & 0xff) != p.n - 1;
       a.h = fixed_block_cover(a.play);
-      if (a.steps + p.bound[a.h] < a.target || (p.sorted && unsettled(a.play, sorted) > a.h))
+      std::int32_t left = p.bound[a.h];
+      if (look && p.bound[p.n - 1] < left) left = p.bound[p.n - 1];
+      if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h))
         return after_choice(a, p);
       a.next = is_blank(a.play.top()) ? land : flip;
       return;
@@ -192,8 +204,8 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
       c.unused = a.f.unused & ~(1u << a.k);
       const int level = a.level + 1;
       sink.node(a.chunk, level);
-      if ((level == p.n - 1 || p.sorted) && c.steps >= a.target &&
-          (!p.sorted || known_in_place(c.deck, sorted))) {
+      if ((level == p.n - 1 || Sorted) && c.steps >= a.target &&
+          (!Sorted || known_in_place(c.deck, sorted))) {
         report(a.start, a.f, a.k, a.base, a.level, a.chunk, stack, p.n, c.deck, c.steps, sink);
         if constexpr (!keeps_target<Sink>) a.target = c.steps;
       }

@@ -72,7 +72,8 @@ struct LaneSink {
   }
 };
 
-template <int W>
+// Sorted: a.sorted, fixed per kernel so that a search for any final carries no code of the other.
+template <int W, bool Sorted>
 __global__ void __launch_bounds__(block_threads) lockstep_kernel(LockstepLaunch<W> a) {
   __shared__ std::int32_t bound[max_n + 1];
   for (int i = threadIdx.x; i <= a.n; i += blockDim.x) bound[i] = a.bound[i];
@@ -112,7 +113,7 @@ __global__ void __launch_bounds__(block_threads) lockstep_kernel(LockstepLaunch<
     if (__all_sync(full_warp, lane.next == lockstep::done)) break;
     // One unit per pass for the whole warp: the one most lanes want; the others wait.
     const int unit = lockstep::pass_unit(lane.next);
-    if (lane.next == unit) lockstep::step(lane, stack, problem, sorted, sink);
+    if (lane.next == unit) lockstep::step<Sorted>(lane, stack, problem, sorted, sink);
   }
   sink.flush(lane.chunk, a.depth, a.n);
   if (lane.next < lockstep::idle)
@@ -147,7 +148,8 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
   DeviceBuffer<unsigned long long> counters(2);  // the next item, the lanes parked
   ChunkTotals<W> totals(static_cast<int>(work.chunk_ends.size()), work.found_capacity);
   // No launch has more lanes than the device holds at once, so none parks more.
-  const std::uint64_t resident = resident_blocks(lockstep_kernel<W>, block_threads);
+  const auto kernel = work.sorted ? lockstep_kernel<W, true> : lockstep_kernel<W, false>;
+  const std::uint64_t resident = resident_blocks(kernel, block_threads);
   DeviceBuffer<Parked<W>> open(resident * block_threads), parked(resident * block_threads);
   std::uint64_t open_count = 0, seeds_taken = 0;
   while (open_count > 0 || seeds_taken < seed_count) {
@@ -169,7 +171,7 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
                               parked.data(),
                               counters.data() + 1,
                               totals.view()};
-    lockstep_kernel<W><<<grid, block_threads>>>(a);
+    kernel<<<grid, block_threads>>>(a);
     PILES_CUDA_CHECK_LAUNCH();
     PILES_CUDA_CHECK(cudaDeviceSynchronize());
     unsigned long long counts[2];
@@ -204,8 +206,8 @@ std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& wo
 
 std::uint64_t topswops_lockstep_lanes_in_flight(int n) {
   const std::uint64_t blocks = topswops::words_for(n) == 2
-                                   ? resident_blocks(lockstep_kernel<2>, block_threads)
-                                   : resident_blocks(lockstep_kernel<3>, block_threads);
+                                   ? resident_blocks(lockstep_kernel<2, false>, block_threads)
+                                   : resident_blocks(lockstep_kernel<3, false>, block_threads);
   return blocks * block_threads;
 }
 

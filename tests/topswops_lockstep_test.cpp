@@ -99,7 +99,12 @@ void expect_lane_like_search_below(int n, bool sorted) {
   ts::SavedFrame<W> stack[ts::max_n];
   ts::lockstep::load(lane, ts::lockstep::Seed<W>{root, start, 0}, 0, target, p);
   const ts::Deck<W> sorted_deck = ts::sorted_deck<W>(n);
-  while (lane.next < ts::lockstep::idle) ts::lockstep::step(lane, stack, p, sorted_deck, sink);
+  while (lane.next < ts::lockstep::idle) {
+    if (sorted)
+      ts::lockstep::step<true>(lane, stack, p, sorted_deck, sink);
+    else
+      ts::lockstep::step<false>(lane, stack, p, sorted_deck, sink);
+  }
   EXPECT_EQ(std::vector<std::uint64_t>(nodes, nodes + n),
             std::vector<std::uint64_t>(expected, expected + n))
       << "n " << n << " W " << W << (sorted ? " sorted" : "");
@@ -130,6 +135,40 @@ TEST(TopswopsLockstep, OneLaneSearchesLikeSearchBelowOnTwoAndThreeWordDecks) {
       expect_lane_like_search_below<2>(n, sorted);
       expect_lane_like_search_below<3>(n, sorted);
     }
+}
+
+// The lane takes no quick look at a choice k = h (lockstep::step); where the table's entry for
+// n-1 cards is below the block's, as a tail's cap can make it, its block check must prune as
+// the look does. n = 8: card 8 chosen over 6 and 7, so its flip settles it alone (the look
+// bounds by the entry for 7 cards, capped here to 2) and puts 7, 6 above it (a block of h = 5).
+TEST(TopswopsLockstep, TheBlockCheckPrunesAsTheQuickLookWhereCardNSettlesAlone) {
+  const int n = 8;
+  const std::vector<std::int32_t> table = {0, 0, 1, 2, 4, 7, 10, 2, ts::no_bound};
+  const ts::Problem p{n, false, table.data()};
+  ts::Frame<2> f{};
+  for (int i = 0; i < n; ++i) f.deck.set(i, static_cast<int>(ts::blank_bit) | (i + 1));
+  f.deck.set(1, 6);
+  f.deck.set(2, 7);
+  f.unused = 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5 | 1u << 8;
+  f.h = n;
+  const ts::Deck<2> sorted = ts::sorted_deck<2>(n);
+  // Target 5: the look prunes (0 + 1 + 2 < 5), the block's own entry would not (0 + 1 + 7).
+  // Target 3: neither prunes, and the child lands.
+  for (const int target : {5, 3}) {
+    ts::Frame<2> child;
+    const bool cpu_plays = ts::play_choice(f, n, p, target, sorted, child);
+    std::uint64_t nodes[ts::max_n] = {};
+    piles::testing::LongestGames<2> games{n};
+    LaneGames<2> sink{games, nodes};
+    ts::lockstep::Lane<2> lane;
+    ts::SavedFrame<2> stack[ts::max_n];
+    ts::lockstep::load(lane, ts::lockstep::Seed<2>{f, {}, 0}, 0, target, p);
+    lane.f.todo = 1u << n;
+    for (int unit = 0; unit < 4 && lane.next != ts::lockstep::land; ++unit)
+      ts::lockstep::step<false>(lane, stack, p, sorted, sink);
+    EXPECT_EQ(cpu_plays, target == 3);
+    EXPECT_EQ(lane.next == ts::lockstep::land, cpu_plays) << "target " << target;
+  }
 }
 
 TEST(TopswopsLockstep, TailedSearchesMatchTheCpuEngine) {

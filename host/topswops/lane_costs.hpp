@@ -7,22 +7,22 @@
 namespace piles::topswops {
 
 // Device instructions of each unit of the lockstep search (choose, flip, block, land, ret) and
-// of a refill (ballot, counter, shuffle, taking a seed) and a pass's vote, for a deck of two words:
-// the sm_90 SASS of bench/lane_costs_probe.cu, what the GPU runs, one probe kernel per unit,
-// without the probe's own loads and stores of the lane (registers in the kernel), counted by
-// `scripts/lane-costs --sass`, which prints these figures. Both sides of a branch inside a unit
-// count, as a warp whose lanes part there issues both. The host lockstep engine's warp model
-// weighs units by them.
+// of a refill (ballot, counter, shuffle, taking a seed) and a pass's vote, for a deck of two words
+// and any final (the sorted final's units carry its checks besides): the sm_90 SASS of
+// bench/lane_costs_probe.cu, what the GPU runs, one probe kernel per unit, without the probe's own
+// loads and stores of the lane (registers in the kernel), counted by `scripts/lane-costs --sass`,
+// which prints these figures. Both sides of a branch inside a unit count, as a warp whose lanes
+// part there issues both. The host lockstep engine's warp model weighs units by them.
 struct UnitCosts {
   std::array<int, lockstep::unit_kinds> unit;
   int refill;
   int vote;  // of a pass run by unit (lockstep::pass_unit)
 };
 
-inline constexpr UnitCosts lane_costs{{80, 42, 135, 91, 23}, 69, 9};
+inline constexpr UnitCosts lane_costs{{8, 42, 93, 61, 23}, 69, 9};
 // The same units in the PTX of the probes (plain `scripts/lane-costs`), the costs the model used
-// before it counted SASS, kept for comparison: ptxas turns the fixed-block check and the choice
-// into more instructions, the flip into fewer.
-inline constexpr UnitCosts lane_costs_ptx{{62, 53, 149, 85, 28}, 54, 9};
+// before it counted SASS, kept for comparison: ptxas turns the flip and the fixed-block check
+// into fewer instructions.
+inline constexpr UnitCosts lane_costs_ptx{{8, 53, 141, 64, 28}, 54, 9};
 
 }  // namespace piles::topswops

@@ -113,7 +113,7 @@ std::uint32_t lanes_to_step(const Lane<W>* lanes, Schedule schedule) {
 }
 
 // One warp for up to the launch's budget of passes; its open lanes go to `parked`.
-template <int W>
+template <bool Sorted, int W>
 void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& use,
               std::vector<Parked<W>>& parked) {
   const Problem& p = launch.problem;
@@ -161,7 +161,7 @@ void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& 
       const int unit = lanes[i].next;
       kinds |= 1u << unit;
       ++use.units[unit];
-      lockstep::step(lanes[i], stacks[i], p, sorted, sink);
+      lockstep::step<Sorted>(lanes[i], stacks[i], p, sorted, sink);
     }
     for (int u = 0; u < lockstep::unit_kinds; ++u) use.unit_passes[u] += kinds >> u & 1;
   }
@@ -194,7 +194,10 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
 #pragma omp parallel for schedule(static, 1) num_threads(std::max(options.threads, 1))
     for (int w = 0; w < warps; ++w) {
       try {
-        run_warp(launch, items, results_by_warp[w], use_by_warp[w], parked_by_warp[w]);
+        if (problem.sorted)
+          run_warp<true>(launch, items, results_by_warp[w], use_by_warp[w], parked_by_warp[w]);
+        else
+          run_warp<false>(launch, items, results_by_warp[w], use_by_warp[w], parked_by_warp[w]);
       } catch (...) {
 #pragma omp critical
         if (!failure) failure = std::current_exception();
