@@ -112,8 +112,14 @@ PILES_TOPSWOPS_HOT void flip_play(Deck<W>& d) {
 // The unit a warp runs in a pass: the one most of its lanes want (the later unit on a tie).
 // The other lanes wait, so the warp issues one unit's code per pass, for as many lanes as it
 // can: lanes that wait pile up in the same units, and the dear ones (the fixed block, a
-// landing) run for many lanes at once. Each lane offers vote_key(the lanes wanting its unit,
-// its unit) and the largest key wins: on the GPU a match, a population count and a reduction.
+// landing) run for many lanes at once. A choice is always followed by a flip and costs a few
+// instructions, so a lane wanting one votes with the lanes wanting a flip, and takes its choice
+// and its first flip in their pass (step falls through): fewer kinds of unit, more lanes a pass.
+// Each lane offers vote_key(the lanes voting as it does, its kind) and the largest key wins: on
+// the GPU a match, a population count and a reduction.
+PILES_HD inline int vote_kind(int next) {
+  return next == choose ? flip : next;
+}
 PILES_HD inline unsigned vote_key(int lanes, int unit) {
   return static_cast<unsigned>(lanes) << 3 | static_cast<unsigned>(unit);
 }
@@ -122,10 +128,12 @@ PILES_HD inline int voted_unit(unsigned key) {
 }
 
 #if defined(__CUDACC__)
-// The unit of this pass, for a warp whose every lane calls it.
+// The unit of this pass, for a warp whose every lane calls it; a lane steps when its
+// vote_kind is that unit.
 __device__ __forceinline__ int pass_unit(std::int32_t next) {
-  const unsigned same = __match_any_sync(~0u, next);
-  const unsigned key = next < idle ? vote_key(__popc(same), next) : 0u;
+  const int kind = vote_kind(next);
+  const unsigned same = __match_any_sync(~0u, kind);
+  const unsigned key = kind < idle ? vote_key(__popc(same), kind) : 0u;
   return voted_unit(__reduce_max_sync(~0u, key));
 }
 #endif
@@ -175,7 +183,7 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
       a.steps = a.f.steps;
       a.h = a.f.h;
       a.next = flip;
-      return;
+      [[fallthrough]];
     }
     case flip: {
       const int top = a.play.top();

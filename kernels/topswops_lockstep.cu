@@ -113,7 +113,8 @@ __global__ void __launch_bounds__(block_threads) lockstep_kernel(LockstepLaunch<
     if (__all_sync(full_warp, lane.next == lockstep::done)) break;
     // One unit per pass for the whole warp: the one most lanes want; the others wait.
     const int unit = lockstep::pass_unit(lane.next);
-    if (lane.next == unit) lockstep::step<Sorted>(lane, stack, problem, sorted, sink);
+    if (lockstep::vote_kind(lane.next) == unit)
+      lockstep::step<Sorted>(lane, stack, problem, sorted, sink);
   }
   sink.flush(lane.chunk, a.depth, a.n);
   if (lane.next < lockstep::idle)

@@ -98,7 +98,7 @@ template <int W>
 std::uint32_t lanes_to_step(const Lane<W>* lanes, Schedule schedule) {
   std::uint32_t wanting[lockstep::unit_kinds] = {};
   for (int i = 0; i < warp_lanes; ++i)
-    if (lanes[i].next < lockstep::idle) wanting[lanes[i].next] |= 1u << i;
+    if (lanes[i].next < lockstep::idle) wanting[lockstep::vote_kind(lanes[i].next)] |= 1u << i;
   if (schedule == Schedule::by_unit) {
     unsigned best = 0;
     for (int u = 0; u < lockstep::unit_kinds; ++u)
@@ -161,6 +161,10 @@ void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& 
       const int unit = lanes[i].next;
       kinds |= 1u << unit;
       ++use.units[unit];
+      if (unit == lockstep::choose) {  // and its first flip, in the same step
+        kinds |= 1u << lockstep::flip;
+        ++use.units[lockstep::flip];
+      }
       lockstep::step<Sorted>(lanes[i], stacks[i], p, sorted, sink);
     }
     for (int u = 0; u < lockstep::unit_kinds; ++u) use.unit_passes[u] += kinds >> u & 1;
