@@ -95,9 +95,8 @@ PILES_TOPSWOPS_HOT void load(Lane<W>& a, const Seed<W>& s, int level, int target
   after_choice(a, p);
 }
 
-// One flip of the deck being played: on the GPU the packed words (two byte swaps and a
-// funnel shift: 45 PTX instructions for two words, where reversing by byte permutes with the
-// words picked by selects took 78), on the host the machine's fastest flip.
+// One flip of the deck being played: on the GPU the packed words (byte swaps and shifts:
+// flip_words), on the host the machine's fastest flip.
 template <int W>
 PILES_TOPSWOPS_HOT void flip_play(Deck<W>& d) {
 #if defined(__CUDA_ARCH__)
@@ -217,10 +216,11 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
         report(a.start, a.f, a.k, a.base, a.level, a.chunk, stack, p.n, c.deck, c.steps, sink);
         if constexpr (!keeps_target<Sink>) a.target = c.steps;
       }
-      if (level == p.n - 1) return after_choice(a, p);
-      stack[a.level++] = save(a.f);
-      a.f = c;
-      open_choices(a.f);
+      if (level < p.n - 1) {  // not a leaf: down to the child
+        stack[a.level++] = save(a.f);
+        a.f = c;
+        open_choices(a.f);
+      }
       return after_choice(a, p);
     }
     case ret:

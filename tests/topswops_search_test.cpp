@@ -56,11 +56,17 @@ void check_flip_against_bytes(int n) {
       playing.flip_top();
       const ts::Deck<W> d = playing.deck();
       ts::Deck<W> words = pack<W>(cards);
-      ts::flip_words(words, k);  // the GPU's, where the machine has its own
+      ts::flip_words(words, k);  // the portable one, where the machine has its own
       ASSERT_EQ(unpack(d, n), std::vector<int>(bytes.begin(), bytes.end()))
           << "n " << n << " k " << k;
       ASSERT_EQ(unpack(words, n), unpack(d, n)) << "n " << n << " k " << k;
       for (int i = n; i < 8 * W; ++i) ASSERT_EQ(d.at(i), 0) << "bytes past the deck stay zero";
+      if constexpr (W == 2) {  // the GPU's
+        ts::Deck<2> shifted = pack<2>(cards);
+        ts::flip_two_words_by_shifts(shifted, k);
+        ASSERT_EQ(shifted.w[0], d.w[0]) << "n " << n << " k " << k;
+        ASSERT_EQ(shifted.w[1], d.w[1]) << "n " << n << " k " << k;
+      }
     }
   }
 }

@@ -19,10 +19,10 @@ struct UnitCosts {
   int vote;  // of a pass run by unit (lockstep::pass_unit)
 };
 
-inline constexpr UnitCosts lane_costs{{8, 42, 93, 61, 23}, 69, 11};
+inline constexpr UnitCosts lane_costs{{8, 38, 93, 47, 23}, 69, 11};
 // The same units in the PTX of the probes (plain `scripts/lane-costs`), the costs the model used
 // before it counted SASS, kept for comparison: ptxas turns the flip and the fixed-block check
 // into fewer instructions.
-inline constexpr UnitCosts lane_costs_ptx{{7, 53, 141, 64, 28}, 54, 11};
+inline constexpr UnitCosts lane_costs_ptx{{7, 48, 141, 52, 28}, 54, 11};
 
 }  // namespace piles::topswops
