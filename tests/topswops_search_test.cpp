@@ -61,12 +61,12 @@ void check_flip_against_bytes(int n) {
           << "n " << n << " k " << k;
       ASSERT_EQ(unpack(words, n), unpack(d, n)) << "n " << n << " k " << k;
       for (int i = n; i < 8 * W; ++i) ASSERT_EQ(d.at(i), 0) << "bytes past the deck stay zero";
-      if constexpr (W == 2) {  // the GPU's
-        ts::Deck<2> shifted = pack<2>(cards);
+      ts::Deck<W> shifted = pack<W>(cards);  // the GPU's
+      if constexpr (W == 2)
         ts::flip_two_words_by_shifts(shifted, k);
-        ASSERT_EQ(shifted.w[0], d.w[0]) << "n " << n << " k " << k;
-        ASSERT_EQ(shifted.w[1], d.w[1]) << "n " << n << " k " << k;
-      }
+      else
+        ts::flip_three_words_by_shifts(shifted, k);
+      for (int j = 0; j < W; ++j) ASSERT_EQ(shifted.w[j], d.w[j]) << "n " << n << " k " << k;
     }
   }
 }
