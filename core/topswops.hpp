@@ -142,24 +142,32 @@ PILES_HD void flip_words(Deck<W>& d, int k);
 
 namespace bits {
 
-// v << s and v >> s, 0 from s = 64 on (a negative s, taken as unsigned, too): one 64-bit
+// v << s and v >> s, 0 once s reaches the width (a negative s, taken as unsigned, too): one
 // shift on the GPU, whose shifts clear by themselves, so no select picks the words.
-PILES_TOPSWOPS_HOT std::uint64_t shift_left_or_clear64(std::uint64_t v, std::uint32_t s) {
+template <class T>
+PILES_TOPSWOPS_HOT T shift_left_or_clear(T v, std::uint32_t s) {
 #if defined(__CUDA_ARCH__)
-  std::uint64_t out;
-  asm("shl.b64 %0, %1, %2;" : "=l"(out) : "l"(v), "r"(s));
+  T out;
+  if constexpr (sizeof(T) == 8)
+    asm("shl.b64 %0, %1, %2;" : "=l"(out) : "l"(v), "r"(s));
+  else
+    asm("shl.b32 %0, %1, %2;" : "=r"(out) : "r"(v), "r"(s));
   return out;
 #else
-  return s < 64 ? v << s : 0;
+  return s < 8 * sizeof(T) ? v << s : 0;
 #endif
 }
-PILES_TOPSWOPS_HOT std::uint64_t shift_right_or_clear64(std::uint64_t v, std::uint32_t s) {
+template <class T>
+PILES_TOPSWOPS_HOT T shift_right_or_clear(T v, std::uint32_t s) {
 #if defined(__CUDA_ARCH__)
-  std::uint64_t out;
-  asm("shr.b64 %0, %1, %2;" : "=l"(out) : "l"(v), "r"(s));
+  T out;
+  if constexpr (sizeof(T) == 8)
+    asm("shr.b64 %0, %1, %2;" : "=l"(out) : "l"(v), "r"(s));
+  else
+    asm("shr.b32 %0, %1, %2;" : "=r"(out) : "r"(v), "r"(s));
   return out;
 #else
-  return s < 64 ? v >> s : 0;
+  return s < 8 * sizeof(T) ? v >> s : 0;
 #endif
 }
 
@@ -170,15 +178,15 @@ PILES_TOPSWOPS_HOT std::uint64_t shift_right_or_clear64(std::uint64_t v, std::ui
 // 38 SASS instructions for the flip unit where the 128-bit version below takes 42. On an x86
 // CPU it is 1.14 times slower than that version, so the host keeps it.
 PILES_TOPSWOPS_HOT void flip_two_words_by_shifts(Deck<2>& d, int k) {
-  using bits::shift_left_or_clear64, bits::shift_right_or_clear64;
+  using bits::shift_left_or_clear, bits::shift_right_or_clear;
   const auto s = static_cast<std::uint32_t>(8 * (16 - k)),
              bytes = static_cast<std::uint32_t>(8 * k);
   const std::uint64_t r0 = bits::byte_swap(d.w[1]), r1 = bits::byte_swap(d.w[0]);
-  const std::uint64_t lo = shift_right_or_clear64(r0, s) | shift_left_or_clear64(r1, 64 - s) |
-                           shift_right_or_clear64(r1, s - 64);
-  const std::uint64_t hi = shift_right_or_clear64(r1, s);
-  d.w[0] = lo | (d.w[0] & shift_left_or_clear64(~0ull, bytes));
-  d.w[1] = hi | (d.w[1] & shift_left_or_clear64(~0ull, bytes > 64 ? bytes - 64 : 0));
+  const std::uint64_t lo = shift_right_or_clear(r0, s) | shift_left_or_clear(r1, 64 - s) |
+                           shift_right_or_clear(r1, s - 64);
+  const std::uint64_t hi = shift_right_or_clear(r1, s);
+  d.w[0] = lo | (d.w[0] & shift_left_or_clear(~std::uint64_t{0}, bytes));
+  d.w[1] = hi | (d.w[1] & shift_left_or_clear(~std::uint64_t{0}, bytes > 64 ? bytes - 64 : 0));
 }
 
 // Three words the same way: word j of the reversed deck shifted right by s = 8 (24 - k) bits
@@ -186,20 +194,20 @@ PILES_TOPSWOPS_HOT void flip_two_words_by_shifts(Deck<2>& d, int k) {
 // where the funnel shifts and selects below take 91; 1.05 times slower than those on an x86
 // CPU (a search of 13 cards on three-word decks, median of 5 pairs), so the host keeps them.
 PILES_TOPSWOPS_HOT void flip_three_words_by_shifts(Deck<3>& d, int k) {
-  using bits::shift_left_or_clear64, bits::shift_right_or_clear64;
+  using bits::shift_left_or_clear, bits::shift_right_or_clear;
   const auto s = static_cast<std::uint32_t>(8 * (24 - k)),
              bytes = static_cast<std::uint32_t>(8 * k);
   const std::uint64_t r0 = bits::byte_swap(d.w[2]), r1 = bits::byte_swap(d.w[1]),
                       r2 = bits::byte_swap(d.w[0]);
-  const std::uint64_t o0 = shift_right_or_clear64(r0, s) | shift_left_or_clear64(r1, 64 - s) |
-                           shift_right_or_clear64(r1, s - 64) | shift_left_or_clear64(r2, 128 - s) |
-                           shift_right_or_clear64(r2, s - 128);
-  const std::uint64_t o1 = shift_right_or_clear64(r1, s) | shift_left_or_clear64(r2, 64 - s) |
-                           shift_right_or_clear64(r2, s - 64);
-  const std::uint64_t o2 = shift_right_or_clear64(r2, s);
-  d.w[0] = o0 | (d.w[0] & shift_left_or_clear64(~0ull, bytes));
-  d.w[1] = o1 | (d.w[1] & shift_left_or_clear64(~0ull, bytes > 64 ? bytes - 64 : 0));
-  d.w[2] = o2 | (d.w[2] & shift_left_or_clear64(~0ull, bytes > 128 ? bytes - 128 : 0));
+  const std::uint64_t o0 = shift_right_or_clear(r0, s) | shift_left_or_clear(r1, 64 - s) |
+                           shift_right_or_clear(r1, s - 64) | shift_left_or_clear(r2, 128 - s) |
+                           shift_right_or_clear(r2, s - 128);
+  const std::uint64_t o1 = shift_right_or_clear(r1, s) | shift_left_or_clear(r2, 64 - s) |
+                           shift_right_or_clear(r2, s - 64);
+  const std::uint64_t o2 = shift_right_or_clear(r2, s);
+  d.w[0] = o0 | (d.w[0] & shift_left_or_clear(~std::uint64_t{0}, bytes));
+  d.w[1] = o1 | (d.w[1] & shift_left_or_clear(~std::uint64_t{0}, bytes > 64 ? bytes - 64 : 0));
+  d.w[2] = o2 | (d.w[2] & shift_left_or_clear(~std::uint64_t{0}, bytes > 128 ? bytes - 128 : 0));
 }
 
 template <>
@@ -327,17 +335,6 @@ PILES_TOPSWOPS_HOT std::uint32_t byte_of(std::uint32_t x, int b) {
   return __byte_perm(x, 0, 0x4440u | static_cast<unsigned>(b));
 #else
   return x >> (8 * b) & 0xff;
-#endif
-}
-
-// v << s, 0 from s = 32 on (the GPU's shift does that by itself).
-PILES_TOPSWOPS_HOT std::uint32_t shift_left_or_clear(std::uint32_t v, std::uint32_t s) {
-#if defined(__CUDA_ARCH__)
-  std::uint32_t out;
-  asm("shl.b32 %0, %1, %2;" : "=r"(out) : "r"(v), "r"(s));
-  return out;
-#else
-  return s < 32 ? v << s : 0;
 #endif
 }
 
