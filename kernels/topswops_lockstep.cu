@@ -72,13 +72,13 @@ struct LaneSink {
   }
 };
 
-// Sorted: a.sorted, fixed per kernel so that a search for any final carries no code of the other.
 // Blocks an SM must hold, which caps the registers a thread: 9 for two-word decks (56
 // registers, what ptxas gives them anyway), 8 for three (64, which the lane fits without
 // spilling; left to itself ptxas gave it 70-72 and the SM room for 7 blocks).
 template <int W>
 constexpr int min_blocks_per_sm = W == 2 ? 9 : 8;
 
+// Sorted: a.sorted, fixed per kernel so that a search for any final carries no code of the other.
 template <int W, bool Sorted>
 __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
     lockstep_kernel(LockstepLaunch<W> a) {
