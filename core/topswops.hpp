@@ -324,8 +324,7 @@ PILES_TOPSWOPS_HOT std::uint32_t top_bit_bytes(std::uint32_t x) {
   asm("prmt.b32 %0, %1, 0, 0xba98;" : "=r"(out) : "r"(x));
   return out;
 #else
-  const std::uint32_t t = x & 0x80808080u;
-  return t | (t - (t >> 7));
+  return static_cast<std::uint32_t>(byte_mask(x & high_bits));
 #endif
 }
 
