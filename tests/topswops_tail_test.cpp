@@ -126,6 +126,23 @@ TEST(TopswopsTail, JournalsResumeAndFeedSolveAndMerge) {
   EXPECT_EQ(merged.json()["decks"], whole.json()["decks"]);
 }
 
+// A run resumed without --from takes the start its journal names (here one it would not
+// choose, so a start chosen again would make the journal another problem's) and searches no
+// chunk again; a journal of another tail is refused before any search.
+TEST(TopswopsTail, AResumedRunTakesTheStartItsJournalNames) {
+  TempDir dir;
+  const ts::TailStart chosen = ts::choose_tail_start(10, 2);
+  const int from = chosen.from + 1;
+  const ts::TailResult first = tail(10, from, dir.file("tail"));
+  const ts::TailResult again = tail(10, std::nullopt, dir.file("tail"));
+  EXPECT_EQ(again.start.from, from);
+  EXPECT_EQ(again.run.chunks_resumed, static_cast<int>(again.run.chunks));
+  EXPECT_EQ(again.any, first.any);
+  EXPECT_TRUE(piles::testing::is_usage_error(
+      run_piles("topswops tail 11 --checkpoint " + dir.file("tail")),
+      dir.file("tail") + ": the journal is of the tail for n = 10, not n = 11"));
+}
+
 TEST(TopswopsTail, BadInputExitsTwoWithOneLine) {
   TempDir dir;
   ASSERT_EQ(run_piles("topswops tail 9 --quiet --checkpoint " + dir.file("nine")).status, 0);

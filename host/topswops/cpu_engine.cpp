@@ -36,7 +36,7 @@ Partial search_prefixes(const Plan& plan, std::size_t first, std::size_t last, i
 }  // namespace
 
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
-                    const ChunkDone& done) {
+                    const ChunkDone& done, const PieceDone& piece_done) {
   std::vector<ChunkState> state(chunks.size());
   std::vector<Piece> pieces;
   for (std::size_t s = 0; s < chunks.size(); ++s) {
@@ -62,6 +62,7 @@ void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target
       ChunkState& chunk = state[piece.chunk_slot];
       chunk.partial.merge(partial);
       chunk.seconds += seconds;
+      if (piece_done) piece_done(piece.last - piece.first);
       if (--chunk.pieces_left == 0 && !failure)
         done(chunks[piece.chunk_slot], chunk.partial, chunk.seconds);
     } catch (...) {

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <mutex>
 
 #include "core/topswops.hpp"
 #include "host/common/error.hpp"
 #include "host/common/json_integer.hpp"
 #include "host/common/parallel.hpp"
+#include "host/common/progress.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/play.hpp"
 #include "kernels/topswops_search.hpp"
@@ -196,12 +198,49 @@ int longest_backward(std::vector<int>& cards) {
   return longest;
 }
 
-TailStart choose_tail_start(int n, int threads) {
+namespace {
+
+// The n and start that a tail's journal names; UsageError when it is not a tail's.
+void read_tail_identity(const std::string& file, int& n, TailStart& start) {
+  job::read_identity(file, "topswops", [&](const nlohmann::json& p) {
+    if (p.at("search") != "tail/1")
+      throw UsageError(fmt::format("{}: not the journal of a tail (made by topswops tail)", file));
+    n = json_integer<int>(p.at("n"));
+    const nlohmann::json& s = p.at("start");
+    start = {json_integer<int>(s.at("from")), json_integers<int>(s.at("deck")),
+             json_integer<int>(s.at("steps")), json_integer<int>(s.at("landed"))};
+  });
+}
+
+// A run resumed from its journal takes the start written there rather than searching chunk 0
+// of the n-card search again (minutes from n = 17 on, at every restart of a batch job).
+std::optional<TailStart> journal_start(const std::string& checkpoint, int n) {
+  std::error_code error;
+  if (checkpoint.empty() || std::filesystem::file_size(checkpoint, error) == 0 || error)
+    return std::nullopt;
+  int journal_n = 0;
+  TailStart start;
+  read_tail_identity(checkpoint, journal_n, start);
+  if (journal_n != n)
+    throw UsageError(fmt::format("{}: the journal is of the tail for n = {}, not n = {}",
+                                 checkpoint, journal_n, n));
+  return start;
+}
+
+}  // namespace
+
+TailStart choose_tail_start(int n, int threads, const ProgressStyle& style) {
   check_tail_n(n);
   const Plan plan = make_plan(n, Final::any, std::nullopt);
   Partial first;
-  run_chunks_cpu(plan, {0}, plan.start_target, threads,
-                 [&](int, const Partial& p, double) { first = p; });
+  // Minutes from n = 17 on, before the job's own progress starts: a log shows it moving.
+  Progress progress(
+      fmt::format("topswops tail n={}: its start, chunk 0 of the {}-card search", n, n),
+      plan.chunk_prefixes(0), "prefixes", 0, style);
+  run_chunks_cpu(
+      plan, {0}, plan.start_target, threads, [&](int, const Partial& p, double) { first = p; },
+      [&](std::size_t prefixes) { progress.add(prefixes); });
+  progress.finish();
   const int floor = (3 * bound_for(n - 1, Final::any) + 3) / 4;
   if (first.decks.empty()) return {floor, {}, 0, 0};
   const Game game = play(first.decks.front().deck);
@@ -213,8 +252,14 @@ TailStart choose_tail_start(int n, int threads) {
 
 TailResult run_tail(const TailOptions& options, const RunTarget& target) {
   check_tail_n(options.n);
-  TailStart start = options.from ? TailStart{*options.from, {}, 0, 0}
-                                 : choose_tail_start(options.n, target.threads);
+  TailStart start;
+  if (options.from)
+    start = {*options.from, {}, 0, 0};
+  else if (const auto journaled = journal_start(options.run.checkpoint, options.n))
+    start = *journaled;
+  else
+    start =
+        choose_tail_start(options.n, target.threads, {options.run.quiet, options.run.status_every});
   const Plan plan = tail_plan(options.n, start.from);
   TailResult r = make_result(plan, options.n, start,
                              job::run(make_tail_job(plan, options.n, start), options.run, target));
@@ -226,15 +271,7 @@ TailResult read_tail(const std::vector<std::string>& journals) {
   if (journals.empty()) throw UsageError("--tail: no journal files given");
   int n = 0;
   TailStart start;
-  job::read_identity(journals.front(), "topswops", [&](const nlohmann::json& p) {
-    if (p.at("search") != "tail/1")
-      throw UsageError(
-          fmt::format("{}: not the journal of a tail (made by topswops tail)", journals.front()));
-    n = json_integer<int>(p.at("n"));
-    const nlohmann::json& s = p.at("start");
-    start = {json_integer<int>(s.at("from")), json_integers<int>(s.at("deck")),
-             json_integer<int>(s.at("steps")), json_integer<int>(s.at("landed"))};
-  });
+  read_tail_identity(journals.front(), n, start);
   check_tail_n(n);
   const Plan plan = tail_plan(n, start.from);
   TailResult r = make_result(plan, n, start, job::merge(make_tail_job(plan, n, start), journals));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/common/backend.hpp"
+#include "host/common/progress.hpp"
 #include "host/job/driver.hpp"
 #include "host/topswops/plan.hpp"
 #include "host/topswops/tail.hpp"
@@ -24,16 +25,18 @@ namespace piles::topswops {
 // f(n-1): that chunk's game can be short and land early (n = 16: 121 steps, 65 to go, where a
 // longest game has 104 to go), and each step deeper costs more than the last; 3/4 is at or
 // below the best start for n = 12..15.
+// Shows its progress in `style` (the job's own progress comes after it).
 struct TailStart {
   int from = 0;
   std::vector<int> deck;      // empty when that chunk found no game
   int steps = 0, landed = 0;  // landed = 0: card n never landed in that game
 };
-TailStart choose_tail_start(int n, int threads);
+TailStart choose_tail_start(int n, int threads, const ProgressStyle& style = {.quiet = true});
 
 struct TailOptions {
   int n = 0;
-  std::optional<int> from;  // --from K, else choose_tail_start
+  std::optional<int> from;  // --from K, else the start in the --checkpoint journal, else
+                            // choose_tail_start
   job::Options run;
 };
 
