@@ -88,19 +88,22 @@ void Progress::finish(std::string_view how) {
   }
 }
 
-// "12/40 chunks, 30.0%, 1.2M prefixes/s, 0m10s elapsed, ETA 0m22s, best 65"; called with
-// mutex_ held.
+// "12/40 chunks, 30.0%, 1.2M prefixes/s, 0m10s elapsed, ETA 0m22s, best 65" (no ETA when
+// `final`); called with mutex_ held.
 std::string Progress::status(bool final) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const std::uint64_t done = done_.load();
   const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
   const double rate = seconds > 0 ? done / seconds : 0;
-  const double eta = final ? 0 : fraction > 0 ? seconds * (1 - fraction) / fraction : -1;
   std::string text;
   if (chunks_ > 0) text = fmt::format("{}/{} chunks, ", chunks_done_.load(), chunks_);
-  text += fmt::format("{:.1f}%, {} {}/s, {} elapsed, ETA {}", 100 * fraction, human_count(rate),
-                      unit_, human_seconds(seconds), human_seconds(eta));
+  text += fmt::format("{:.1f}%, {} {}/s, {} elapsed", 100 * fraction, human_count(rate), unit_,
+                      human_seconds(seconds));
+  // The last line has none: a run that stopped early has work left, so "ETA 0m00s" would lie.
+  if (!final)
+    text += fmt::format(", ETA {}",
+                        human_seconds(fraction > 0 ? seconds * (1 - fraction) / fraction : -1));
   if (!note_.empty()) text += ", " + note_;
   return text;
 }
