@@ -5,12 +5,19 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "core/deck.hpp"
 #include "core/topswops.hpp"
+#include "host/common/parallel.hpp"
+#include "host/topswops/cpu_engine.hpp"
+#include "host/topswops/game_sink.hpp"
+#include "host/topswops/plan.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
+#include "host/topswops/tail_job.hpp"
+#include "tests/support/targets.hpp"
 #include "tests/support/topswops.hpp"
 
 namespace ts = piles::topswops;
@@ -260,6 +267,47 @@ TEST(TopswopsCore, PortablePathSearchesLikeTheVectorPath) {
       EXPECT_EQ(a.decks, b.decks) << "n = " << n;
       EXPECT_EQ(vector_nodes, portable_nodes) << "n = " << n;
     }
+}
+
+// The same, chunk by chunk as the engine runs them (so any shard and any merge of chunks
+// agrees too): both finals, n = 8..13, plans with and without a tail, every chunk's partial
+// (best, count, decks and nodes per level) equal on the two paths.
+TEST(TopswopsCore, PortablePathGivesEveryChunkOfThePlans) {
+  auto expect_same_chunks = [](const ts::Plan& plan, const std::string& what) {
+    const std::vector<std::int32_t> table = plan.bounds_at(plan.start_target);
+    const ts::Problem problem = plan.problem(table);
+    std::vector<ts::Partial> vector_path(plan.chunk_count), portable_path(plan.chunk_count);
+    auto search = [&]<bool Vector>(int chunk, ts::Partial& partial) {
+      std::uint64_t nodes[ts::max_n] = {};
+      ts::GameSink<2> sink{plan.n, partial};
+      ts::search_prefixes_on<Vector, 2>(plan, problem, plan.chunk_begin(chunk),
+                                        plan.chunk_begin(chunk + 1), plan.start_target, nodes,
+                                        sink);
+      partial.nodes.assign(nodes, nodes + plan.n);
+    };
+    piles::parallel_for_each(plan.chunk_count, 2, [&](int chunk) {
+      search.template operator()<true>(chunk, vector_path[chunk]);
+      search.template operator()<false>(chunk, portable_path[chunk]);
+    });
+    std::uint64_t nodes = 0;
+    for (int chunk = 0; chunk < plan.chunk_count; ++chunk) {
+      ASSERT_EQ(vector_path[chunk], portable_path[chunk]) << what << ", chunk " << chunk;
+      nodes += vector_path[chunk].total_nodes();
+    }
+    EXPECT_GT(nodes, 0u) << what;
+  };
+  for (ts::Final final : {ts::Final::any, ts::Final::sorted})
+    for (int n = 8; n <= (final == ts::Final::any ? 13 : 12); ++n)
+      expect_same_chunks(ts::make_plan(n, final, std::nullopt), "n = " + std::to_string(n));
+  for (int n : {11, 12}) {
+    ts::TailOptions o;
+    o.n = n;
+    o.run.quiet = true;
+    const ts::TailResult tail = ts::run_tail(o, piles::testing::cpu(2));
+    for (ts::Final final : {ts::Final::any, ts::Final::sorted})
+      expect_same_chunks(ts::make_plan(n, final, std::nullopt, tail.tail(final)),
+                         "tailed n = " + std::to_string(n));
+  }
 }
 
 TEST(TopswopsCore, NodesPerLevelAtMostKnuthsProgram) {
