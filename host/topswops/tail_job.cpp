@@ -233,7 +233,6 @@ TailStart choose_tail_start(int n, int threads, const ProgressStyle& style) {
   check_tail_n(n);
   const Plan plan = make_plan(n, Final::any, std::nullopt);
   Partial first;
-  // Minutes from n = 17 on, before the job's own progress starts: a log shows it moving.
   Progress progress(
       fmt::format("topswops tail n={}: its start, chunk 0 of the {}-card search", n, n),
       plan.chunk_prefixes(0), "prefixes", 0, style);

@@ -25,12 +25,12 @@ namespace piles::topswops {
 // f(n-1): that chunk's game can be short and land early (n = 16: 121 steps, 65 to go, where a
 // longest game has 104 to go), and each step deeper costs more than the last; 3/4 is at or
 // below the best start for n = 12..15.
-// Shows its progress in `style` (the job's own progress comes after it).
 struct TailStart {
   int from = 0;
   std::vector<int> deck;      // empty when that chunk found no game
   int steps = 0, landed = 0;  // landed = 0: card n never landed in that game
 };
+// Shows its progress in `style`: minutes from n = 17 on, before the job's own progress starts.
 TailStart choose_tail_start(int n, int threads, const ProgressStyle& style = {.quiet = true});
 
 struct TailOptions {
