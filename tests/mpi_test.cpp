@@ -161,6 +161,18 @@ TEST_F(Mpi, TheTextAnswerNamesTheRanks) {
   EXPECT_NE(table.out.find(" s on 3 MPI ranks of 1 thread; "), std::string::npos) << table.out;
 }
 
+// Every rank chooses the tail's start; only rank 0 shows that search in the log, as it alone
+// shows the job's progress.
+TEST_F(Mpi, OnlyRankZeroShowsTheTailsStart) {
+  const auto r = run_mpi(3, "topswops tail 14 --mpi --threads 1 --status-every 0.02");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string done = "its start, chunk 0 of the 14-card search: done: ";
+  std::size_t lines = 0;
+  for (std::size_t at = r.err.find(done); at != std::string::npos; at = r.err.find(done, at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1u) << r.err;
+}
+
 TEST_F(Mpi, TopswopsOnThreeRanksEqualsOneProcess) {
   for (const std::string args :
        {"topswops solve 10 --json", "topswops solve 11 --final sorted --json"}) {

@@ -154,6 +154,9 @@ TEST(TopswopsTail, BadInputExitsTwoWithOneLine) {
       {"topswops solve 10 --tail " + dir.file("nine"), "serves n = 9, not n = 10"},
       {"topswops solve 8 --tail " + dir.file("solve"), "not the journal of a tail"},
       {"topswops solve 9 --tail " + dir.file("absent"), "absent"},
+      // Refused before the search that chooses the start (minutes from n = 17 on).
+      {"topswops tail 17 --time-limit 60", "--time-limit: needs --checkpoint"},
+      {"topswops tail 17 --shard 0/2", "--shard: needs --checkpoint"},
   };
   for (const auto& [args, message] : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles(args), message)) << args;

@@ -169,6 +169,8 @@ void run_on_device(const Job& job, const std::vector<Chunk>& slice, int target, 
   share.seconds += sizer.now() - start;
 }
 
+}  // namespace
+
 void check_options(const Options& options) {
   if (options.shard && options.checkpoint.empty())
     throw UsageError("--shard: needs --checkpoint FILE to write the shard's partial result to");
@@ -180,8 +182,6 @@ void check_options(const Options& options) {
     throw UsageError(
         fmt::format("--slice: {} is not a positive number of seconds", options.slice_seconds));
 }
-
-}  // namespace
 
 Shard parse_shard(std::string_view text, int max_count) {
   const std::size_t slash = text.find('/');
@@ -253,7 +253,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   for (const std::vector<Chunk>& round : todo) chunks_todo += round.size();
   // Chunks count from those the journal already holds, so a resumed run shows where it stands.
   Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
-                    {.quiet = options.quiet || !root, .status_every = options.status_every});
+                    progress_style(options));
   progress.add(0, records.size());
   // The longest game so far, where the game has targets, from the journal and then each chunk.
   int best = 0;

@@ -84,6 +84,13 @@ struct Options {
   double status_every = default_status_every;
 };
 
+// How a run with these options shows its progress: only on rank 0 of an MPI job. For the job's
+// own progress and any work a command does before the job starts.
+inline ProgressStyle progress_style(const Options& options) {
+  return {.quiet = options.quiet || (options.session && !options.session->root()),
+          .status_every = options.status_every};
+}
+
 // How much of a job a result covers, for every game's report alike.
 struct Status {
   std::optional<Shard> shard;
@@ -119,6 +126,11 @@ struct Outcome {
 // chunks, units, seconds, rate per second) and one text line a device.
 nlohmann::json devices_json(const std::vector<DeviceShare>& shares);
 std::string devices_text(const std::vector<DeviceShare>& shares, const std::string& unit);
+
+// Throws UsageError for options that cannot go together (--time-limit without --checkpoint or
+// with --mpi, ...). run() checks them first; a command that works before its job starts checks
+// them before that work.
+void check_options(const Options& options);
 
 // Runs the job (or its shard). Under MPI every rank calls it; rank 0 keeps the journal and
 // returns the records, the others an empty outcome. A target with several devices runs a

@@ -251,14 +251,14 @@ TailStart choose_tail_start(int n, int threads, const ProgressStyle& style) {
 
 TailResult run_tail(const TailOptions& options, const RunTarget& target) {
   check_tail_n(options.n);
+  job::check_options(options.run);
   TailStart start;
   if (options.from)
     start = {*options.from, {}, 0, 0};
   else if (const auto journaled = journal_start(options.run.checkpoint, options.n))
     start = *journaled;
   else
-    start =
-        choose_tail_start(options.n, target.threads, {options.run.quiet, options.run.status_every});
+    start = choose_tail_start(options.n, target.threads, job::progress_style(options.run));
   const Plan plan = tail_plan(options.n, start.from);
   TailResult r = make_result(plan, options.n, start,
                              job::run(make_tail_job(plan, options.n, start), options.run, target));
