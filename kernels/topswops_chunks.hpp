@@ -47,7 +47,8 @@ std::vector<TopswopsChunkResult> assemble(const std::vector<unsigned long long>&
 // Every chunk of `work` through launch_once(work, record_min, overflowed), which searches the
 // chunks recording only games of at least record_min[c] in chunk c, and tells which chunks'
 // games overflowed the buffer. Those chunks are searched again, recording only games of their
-// best length: the search itself, and so its counts, are the same.
+// best length in a buffer of at least their count: the search itself, and so its counts, are
+// the same, and no game is lost however many a chunk has.
 template <class LaunchOnce>
 std::vector<TopswopsChunkResult> search_chunks(const TopswopsWork& work, LaunchOnce&& launch_once) {
   const int chunks = static_cast<int>(work.chunk_ends.size());
@@ -65,12 +66,13 @@ std::vector<TopswopsChunkResult> search_chunks(const TopswopsWork& work, LaunchO
     one.choices.assign(work.choices.begin() + first * work.depth,
                        work.choices.begin() + last * work.depth);
     one.chunk_ends = {last - first};
+    one.found_capacity = std::max(work.found_capacity, results[c].count);
     std::vector<bool> again;
     auto rerun = launch_once(one, std::vector<int>{results[c].best}, again);
     if (again[0])
-      throw std::runtime_error("Topswops chunk with more than " +
-                               std::to_string(work.found_capacity) +
-                               " longest games: they do not fit the GPU's game buffer");
+      throw std::logic_error("Topswops chunk " + std::to_string(c) +
+                             ": the GPU kept fewer longest games than it counted in a buffer "
+                             "that holds them all");
     results[c].starts = std::move(rerun[0].starts);
     results[c].finals = std::move(rerun[0].finals);
   }

@@ -189,13 +189,15 @@ nlohmann::json answer(nlohmann::json j) {
   return j;
 }
 
-TEST(TopswopsSlices, ASliceUnderAQuarterOfTheGpusLanesRunsOnTheHost) {
+TEST(TopswopsSlices, ASliceTheHostThreadsOutrunRunsOnTheHost) {
+  using piles::topswops::host_prefixes_per_thread;
   using piles::topswops::slice_on_host;
-  EXPECT_TRUE(slice_on_host(249, 1000));
-  EXPECT_FALSE(slice_on_host(250, 1000));
-  EXPECT_FALSE(slice_on_host(1'000'000, 1000));
-  EXPECT_TRUE(slice_on_host(1, 100'000));  // the tail of a round on a large device
-  EXPECT_FALSE(slice_on_host(1, 0));       // no device: the GPU engine says so
+  const std::uint64_t lanes = 270'336;  // 132 SMs of 2048 threads
+  EXPECT_TRUE(slice_on_host(16 * host_prefixes_per_thread - 1, 16, lanes));
+  EXPECT_FALSE(slice_on_host(16 * host_prefixes_per_thread, 16, lanes));
+  EXPECT_TRUE(slice_on_host(1, 1, lanes));  // the tail of a round
+  EXPECT_FALSE(slice_on_host(1'000'000, 16, lanes));
+  EXPECT_FALSE(slice_on_host(1, 16, 0));  // no device: the GPU engine says so
 }
 
 TEST(TopswopsSlices, TinySlicesGiveThePlainAnswer) {

@@ -61,7 +61,7 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally) {
       std::uint64_t prefixes = 0;
       for (int c : ids) prefixes += plan.chunk_prefixes(c);
       if (options.small_slices_on_host &&
-          slice_on_host(prefixes, gpu_lanes_in_flight(plan.n, options.gpu_kernel))) {
+          slice_on_host(prefixes, run.threads, gpu_lanes_in_flight(plan.n, options.gpu_kernel))) {
         run_chunks_cpu(plan, ids, target, run.threads, found);
         tally.chunks_on_host += static_cast<int>(ids.size());
       } else {

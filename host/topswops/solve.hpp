@@ -27,7 +27,7 @@ struct SolveOptions {
   Tail tail;                 // --tail: from a finished `topswops tail` run
   CpuEngine engine = CpuEngine::dfs;
   GpuKernel gpu_kernel = GpuKernel::lockstep;
-  // On a GPU, slices too small to fill the device run on the host's threads (slice_on_host);
+  // On a GPU, slices the host's threads would finish sooner run there (slice_on_host);
   // false sends every slice to the device (tests, checks of the kernels).
   bool small_slices_on_host = true;
   job::Options run;
