@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/gpu.hpp"
@@ -50,6 +51,16 @@ TEST_F(GpuCli, TopswopsSolveMatchesTheCpu) {
 TEST_F(GpuCli, BulgarianAnalyzeMatchesTheCpu) {
   expect_same_answers("bulgarian analyze 30..50 --engine backward");
   expect_same_answers("bulgarian analyze 30..50 --engine forward");
+}
+
+TEST_F(GpuCli, AutoLeavesTheBackwardWalkToTheCpuAndTheForwardEngineToTheGpu) {
+  // The walk runs faster on the CPU threads (results/bench/gpu_h200.md); the forward engine on
+  // the GPU.
+  for (const auto& [engine, backend] : {std::pair{"backward", "cpu"}, {"forward", "gpu"}}) {
+    const auto r = run_piles(std::string("bulgarian analyze 40 --json --engine ") + engine);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out).at("backend"), backend) << engine;
+  }
 }
 
 TEST_F(GpuCli, StochasticGameMatchesTheCpu) {

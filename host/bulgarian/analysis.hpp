@@ -60,6 +60,11 @@ struct BackwardOptions {
   std::optional<std::uint64_t> gpu_walk_budget;
 };
 
+// Where the backward walk runs: on an NVIDIA H200 its GPU engine ran at 0.04 to 0.09 times the
+// rate of the 16 CPU threads beside it (results/bench/gpu_h200.md), so a GPU that --backend
+// auto picked leaves the walk to the CPU threads; --backend gpu still walks there.
+RunTarget walk_target(const RunTarget& target);
+
 // Runs one engine on one backend for one n, reporting partitions placed to `progress` (the
 // backward engine on CPU threads; may be null); throws UsageError for sizes the engine cannot
 // take. Ranges, journals, shards and MPI go through analyze_range (range_job.hpp).

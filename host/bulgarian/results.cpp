@@ -52,7 +52,8 @@ void write_traces(Writer& writer) {
 std::vector<bulgarian::Analysis> analyze_in_memory(const Writer& writer) {
   std::vector<bulgarian::Analysis> all;
   for (int n = 1; n <= memory_max_n; ++n) {
-    all.push_back(bulgarian::analyze(n, bulgarian::Engine::backward, writer.target()));
+    all.push_back(bulgarian::analyze(n, bulgarian::Engine::backward,
+                                     bulgarian::walk_target(writer.target())));
     if (!writer.quiet() && (n % 10 == 0 || n == memory_max_n))
       fmt::print(stderr, "results: bulgarian n = {} done ({:.1f} s)\n", n, all.back().seconds);
   }
@@ -69,7 +70,8 @@ void run_full_range(const Writer& writer) {
                         fmt::format("analyze_{}_{}.journal", memory_max_n + 1, full_max_n))
                            .string();
   run.run.quiet = writer.quiet();
-  bulgarian::analyze_range(run, writer.target(), [](const bulgarian::Analysis&) {});
+  bulgarian::analyze_range(run, bulgarian::walk_target(writer.target()),
+                           [](const bulgarian::Analysis&) {});
 }
 
 // Extends `all` (n = 1..) with the n finished in the journals under runs/, as far as they run
@@ -268,8 +270,10 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
       {}  // the D(n) check prints the Garden-of-Eden counts too
   });
   writer.waits_for_gpu(
-      fmt::format("Bulgarian solitaire D(n) for {} < n <= 200: the backward walk on the GPU "
-                  "(`piles --backend gpu bulgarian analyze {}..200 --checkpoint FILE`).",
+      fmt::format("Bulgarian solitaire D(n) for {} < n <= 200: the backward walk (`piles "
+                  "bulgarian analyze {}..200 --checkpoint FILE`, `--mpi` across machines). Its "
+                  "GPU engine is not yet the way there: on an NVIDIA H200 it ran at 0.04 to 0.09 "
+                  "times the rate of the 16 CPU threads beside it (bench/gpu_h200.md).",
                   last, last + 1));
 }
 

@@ -104,6 +104,8 @@ void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   run.chunks_per_n = options.chunks;
   const std::uint64_t chunk_count = (range.last - range.first + 1) * options.chunks;
   JobSetup setup = setup_job(options.job, common, static_cast<int>(chunk_count));
+  setup.target = bulgarian::walk_target(setup.target);
+  note_target(setup.target);
   run.run = setup.options;
   const job::Outcome out = bulgarian::analyze_range(
       run, setup.target, [&](const bulgarian::Analysis& a) { print_result(a, common); });

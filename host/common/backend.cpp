@@ -181,6 +181,7 @@ RunTarget pick_backend(const CommonOptions& options) {
     return target;
   }
   target.backend = Backend::gpu;
+  target.auto_picked = want == "auto";
   const std::vector<std::string> all = gpu_descriptions();
   target.devices = parse_devices(options.devices, static_cast<int>(all.size()));
   target.device_index = target.devices.front();

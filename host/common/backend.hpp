@@ -29,7 +29,8 @@ struct RunTarget {
   // Every GPU this process drives, device_index first: a job's chunks are shared among them, a
   // worker thread each; one for an MPI rank, none on the CPU.
   std::vector<int> devices;
-  int ranks = 1;  // processes of the MPI job this one belongs to
+  int ranks = 1;             // processes of the MPI job this one belongs to
+  bool auto_picked = false;  // --backend auto chose the GPU (an engine slower there may not)
 
   // The target of one of `devices` alone.
   RunTarget on_device(int index) const;
