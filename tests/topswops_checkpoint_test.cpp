@@ -3,8 +3,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
@@ -120,4 +123,34 @@ TEST(TopswopsCheckpoint, AFinishedJournalReadsBackToItsAnswer) {
   EXPECT_FALSE(piles::topswops::read_finished(journal).has_value());
   std::ofstream(dir.file("other")) << "problem {\"game\":\"bulgarian\"}\n";
   EXPECT_THROW(piles::topswops::read_finished(dir.file("other")), piles::UsageError);
+}
+
+// FRONTIER.md's row for a run taken from machine to machine: what its journal holds so far,
+// the rounds whose chunks are all in.
+TEST(TopswopsCheckpoint, AJournalUnderWayReadsBackToItsWholeRounds) {
+  TempDir dir;
+  const std::string journal = dir.file("j");
+  solve_journaled(11, journal);
+  // Keep the problem and run lines and chunks 0, 1 and 2 (rounds 0 and 1) and 4 (of round 2).
+  std::ifstream in(journal);
+  std::string kept, line;
+  int best = -1;
+  while (std::getline(in, line)) {
+    const std::string id = line.substr(0, line.find(' '));
+    const bool chunk = !id.empty() && std::isdigit(static_cast<unsigned char>(id[0]));
+    if (chunk && id != "0" && id != "1" && id != "2" && id != "4") continue;
+    if (chunk && id != "4") {
+      const std::string payload = line.substr(id.size() + 1, line.rfind(' ') - id.size() - 1);
+      best = std::max(best, nlohmann::json::parse(payload).at("best").get<int>());
+    }
+    kept += line + "\n";
+  }
+  in.close();
+  std::ofstream(journal, std::ios::trunc) << kept;
+  const piles::topswops::Solution s = piles::topswops::read_so_far(journal);
+  EXPECT_EQ(s.run.chunks_done, 3);
+  EXPECT_GT(s.run.chunks, 3u);
+  EXPECT_EQ(s.result.best, best);
+  EXPECT_GT(s.result.total_nodes(), 0u);
+  EXPECT_FALSE(piles::topswops::read_finished(journal).has_value());
 }

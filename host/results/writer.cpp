@@ -137,8 +137,8 @@ void Writer::write_frontier() {
   }
   if (!waits_.empty()) {
     md +=
-        "\n## Waiting for a GPU\n\nWithin reach of the GPU engines, out of reach of 2 CPU "
-        "cores; no figure is given until a run makes one.\n\n";
+        "\n## Waiting for a GPU\n\nOut of reach of 2 CPU cores: what a GPU, or many cores, "
+        "would settle; every figure here is from a run that made it.\n\n";
     for (const std::string& w : waits_) md += fmt::format("- {}\n", w);
   }
   markdown("FRONTIER.md", "piles: past the published record", "every table", md);

@@ -41,7 +41,7 @@ std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel);
 // every lane, since a lane whose prefix is done takes the next. 1 in a build without CUDA.
 std::uint64_t gpu_launch_floor(int n, GpuKernel kernel);
 
-// A GPU lane searching one prefix runs about 600 times slower than a CPU thread (NVIDIA H200,
+// A GPU lane searching one prefix runs about 450 times slower than a CPU thread (NVIDIA H200,
 // n = 17: one chunk of 712 prefixes at 48 M nodes/s on the device, 30 M on one of its host's
 // threads), so a slice of fewer prefixes than 512 for each of the host's `threads` runs there,
 // with the same chunks. `lanes` is what the device holds at once: 0 where none answers, and then

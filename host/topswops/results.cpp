@@ -208,6 +208,21 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
           topswops::to_text(*plain, true)};
 }
 
+// How far the journal of the next n under runs/ has come, if there is one: a run taken from
+// machine to machine (each GPU lease a slice of it).
+std::string under_way(const Writer& writer, int n) {
+  const std::string journal = solve_journal(writer, topswops::Final::any, n);
+  if (!std::filesystem::exists(journal)) return "";
+  const topswops::Solution s = topswops::read_so_far(journal);
+  const std::string path = Writer::command_path("topswops", journal);
+  return fmt::format(
+      " Under way: {} holds {} of {} chunks ({} nodes; {}), the longest game among them {} "
+      "steps ({} {}); the same command with `--checkpoint {}` goes on from there.",
+      path, s.run.chunks_done, s.run.chunks, s.result.total_nodes(),
+      Writer::journal_time(s.seconds), s.result.best, s.result.count,
+      s.result.count == 1 ? "deck" : "decks", path);
+}
+
 }  // namespace
 
 void write_topswops(Writer& writer) {
@@ -245,8 +260,8 @@ void write_topswops(Writer& writer) {
        {check(any), check(sorted)}});
   writer.waits_for_gpu(fmt::format(
       "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
-      "f(18) = 191): `piles --backend gpu topswops solve 17 --checkpoint FILE`.",
-      reached + 1));
+      "f(18) = 191): `piles --backend gpu topswops solve N --checkpoint FILE`.{}",
+      reached + 1, under_way(writer, reached + 1)));
 }
 
 }  // namespace piles::results

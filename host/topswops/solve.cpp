@@ -147,10 +147,15 @@ Solution merge(const std::vector<std::string>& journals) {
 }
 
 std::optional<Solution> read_finished(const std::string& journal) {
+  Solution s = read_so_far(journal);
+  if (!s.run.complete()) return std::nullopt;
+  return s;
+}
+
+Solution read_so_far(const std::string& journal) {
   const Plan plan = plan_of(journal);
   Tally unused;
   const job::Outcome outcome = job::read_finished(make_job(plan, SolveOptions{}, unused), journal);
-  if (outcome.records.size() != static_cast<std::size_t>(plan.chunk_count)) return std::nullopt;
   return merged(plan, outcome);
 }
 

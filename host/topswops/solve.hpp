@@ -62,4 +62,8 @@ Solution merge(const std::vector<std::string>& journals);
 // way. Refuses a journal of another game, like merge.
 std::optional<Solution> read_finished(const std::string& journal);
 
+// What one run's journal holds so far, finished or not: the rounds whose chunks are all in and
+// the longest games among them (run.chunks_done of run.chunks).
+Solution read_so_far(const std::string& journal);
+
 }  // namespace piles::topswops
