@@ -43,9 +43,9 @@ std::uint64_t gpu_launch_floor(int n, GpuKernel kernel);
 
 // A GPU lane searching one prefix runs about 450 times slower than a CPU thread (NVIDIA H200,
 // n = 17: one chunk of 712 prefixes at 48 M nodes/s on the device, 30 M on one of its host's
-// threads), so a slice of fewer prefixes than 512 for each of the host's `threads` runs there,
-// with the same chunks. `lanes` is what the device holds at once: 0 where none answers, and then
-// the GPU engine says why.
+// threads), so a slice of fewer prefixes than 512 for each of the host's `threads` runs on
+// them instead, with the same chunks. `lanes` is what the device holds at once: 0 where none
+// answers, and then the GPU engine says why.
 inline constexpr std::uint64_t host_prefixes_per_thread = 512;
 
 constexpr bool slice_on_host(std::uint64_t prefixes, int threads, std::uint64_t lanes) {
