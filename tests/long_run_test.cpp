@@ -97,6 +97,9 @@ TEST(LongRun, ALogGetsStatusLinesAndATerminalNothingElse) {
   const std::size_t done = std::stoul(first.substr(first.find(": ", 7) + 2));
   EXPECT_GE(done, 998u) << first;
   EXPECT_NE(first.find("/2511 chunks"), std::string::npos) << first;
+  // And so does its percentage: 998 chunks of nearly equal prefixes are 39.7% of them.
+  const std::size_t comma = first.find("chunks, ") + 8;
+  EXPECT_GE(std::stod(first.substr(comma, first.find('%') - comma)), 39.0) << first;
   EXPECT_NE(r.out.find("longest game   65 steps"), std::string::npos) << r.out;
   for (const char* quiet : {"--quiet", "--status-every 0"}) {
     const auto q =

@@ -67,6 +67,12 @@ void Progress::add(std::uint64_t units, std::uint64_t chunks) {
   draw_bar(false);
 }
 
+void Progress::resumed(std::uint64_t units, std::uint64_t chunks) {
+  const std::lock_guard lock(mutex_);
+  resumed_ = units;
+  chunks_done_.fetch_add(chunks, std::memory_order_relaxed);
+}
+
 void Progress::note(std::string text) {
   const std::lock_guard lock(mutex_);
   note_ = std::move(text);
@@ -88,18 +94,24 @@ void Progress::finish(std::string_view how) {
   }
 }
 
+double Progress::whole_fraction() const {
+  const std::uint64_t whole = resumed_ + total_;
+  return whole ? std::min(1.0, static_cast<double>(resumed_ + done_.load()) / whole) : 1.0;
+}
+
 // "12/40 chunks, 30.0%, 1.2M prefixes/s, 0m10s elapsed, ETA 0m22s, best 65" (no ETA when
 // `final`); called with mutex_ held.
 std::string Progress::status(bool final) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const std::uint64_t done = done_.load();
+  // The ETA from this run's own rate; the percentage of the whole, resumed work included.
   const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
   const double rate = seconds > 0 ? done / seconds : 0;
   std::string text;
   if (chunks_ > 0) text = fmt::format("{}/{} chunks, ", chunks_done_.load(), chunks_);
-  text += fmt::format("{:.1f}%, {} {}/s, {} elapsed", 100 * fraction, human_count(rate), unit_,
-                      human_seconds(seconds));
+  text += fmt::format("{:.1f}%, {} {}/s, {} elapsed", 100 * whole_fraction(), human_count(rate),
+                      unit_, human_seconds(seconds));
   // The last line has none: a run that stopped early has work left, so "ETA 0m00s" would lie.
   if (!final)
     text += fmt::format(", ETA {}",
@@ -110,10 +122,8 @@ std::string Progress::status(bool final) {
 
 void Progress::draw_bar(bool final) {
   const std::lock_guard lock(mutex_);
-  const std::uint64_t done = done_.load();
-  const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
   constexpr int width = 30;
-  const int filled = static_cast<int>(fraction * width);
+  const int filled = static_cast<int>(whole_fraction() * width);
   fmt::print(stderr, "\r{} [{}{}] {}{}", label_, std::string(filled, '#'),
              std::string(width - filled, '.'), status(final), final ? "\n" : "   ");
   std::fflush(stderr);

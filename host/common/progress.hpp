@@ -38,6 +38,9 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void add(std::uint64_t units, std::uint64_t chunks = 0);
+  // Work a journal already held when the run began: counted in the chunks and the percentage
+  // (a resumed run shows where the whole stands), not in the rate or the ETA.
+  void resumed(std::uint64_t units, std::uint64_t chunks);
   // A short text that ends the bar and every status line ("best 65"), where the game has one.
   void note(std::string text);
   // Ends the bar, or writes the last status line saying `how` the run ended ("done").
@@ -46,11 +49,13 @@ class Progress {
  private:
   enum class Mode { none, bar, lines };
   std::string status(bool final);
+  double whole_fraction() const;  // of the whole work, resumed units included
   void draw_bar(bool final);
   void write_lines(std::stop_token stop);
 
   std::string label_, unit_;
   std::uint64_t total_, chunks_;
+  std::uint64_t resumed_ = 0;  // units, set before the run's first line
   Mode mode_;
   double every_;
   std::atomic<std::uint64_t> done_{0}, chunks_done_{0};

@@ -254,7 +254,10 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   // Chunks count from those the journal already holds, so a resumed run shows where it stands.
   Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
                     progress_style(options));
-  progress.add(0, records.size());
+  std::uint64_t resumed = 0;
+  for (const auto& [c, record] : records)
+    if (owned(c)) resumed += job.weight(c);
+  progress.resumed(resumed, records.size());
   // The longest game so far, where the game has targets, from the journal and then each chunk.
   int best = 0;
   // On several devices the bar and the status lines end with each device's rate.
