@@ -209,7 +209,7 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
 }
 
 // How far the journal of the next n under runs/ has come, if there is one: a run taken from
-// machine to machine (each GPU lease a slice of it).
+// machine to machine (each GPU machine's turn a slice of it).
 std::string under_way(const Writer& writer, int n) {
   const std::string journal = solve_journal(writer, topswops::Final::any, n);
   if (!std::filesystem::exists(journal)) return "";
