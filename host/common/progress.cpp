@@ -38,16 +38,18 @@ bool bar_terminal() {
 }  // namespace
 
 Progress::Progress(std::string label, std::uint64_t total, std::string unit, std::uint64_t chunks,
-                   const ProgressStyle& style)
+                   const ProgressStyle& style, ResumedWork resumed)
     : label_(std::move(label)),
       unit_(std::move(unit)),
       total_(total),
       chunks_(chunks),
+      resumed_(resumed.units),
       mode_(style.quiet              ? Mode::none
             : bar_terminal()         ? Mode::bar
             : style.status_every > 0 ? Mode::lines
                                      : Mode::none),
       every_(style.status_every),
+      chunks_done_(resumed.chunks),
       start_(std::chrono::steady_clock::now()) {
   if (mode_ == Mode::lines)
     timer_ = std::jthread([this](std::stop_token stop) { write_lines(stop); });
@@ -65,12 +67,6 @@ void Progress::add(std::uint64_t units, std::uint64_t chunks) {
   std::int64_t due = next_draw_ns_.load(std::memory_order_relaxed);
   if (now < due || !next_draw_ns_.compare_exchange_strong(due, now + redraw_ns)) return;
   draw_bar(false);
-}
-
-void Progress::resumed(std::uint64_t units, std::uint64_t chunks) {
-  const std::lock_guard lock(mutex_);
-  resumed_ = units;
-  chunks_done_.fetch_add(chunks, std::memory_order_relaxed);
 }
 
 void Progress::note(std::string text) {

@@ -28,19 +28,23 @@ struct ProgressStyle {
 // whether or not work has finished since, and a last one when the run ends if it wrote any
 // (so a short run's log stays empty).
 // add() is safe from many threads and cheap when nothing is drawn.
+// Work a journal already held when a run began: counted in the chunks and the percentage (a
+// resumed run shows where the whole stands), not in the rate or the ETA.
+struct ResumedWork {
+  std::uint64_t units = 0, chunks = 0;
+};
+
 class Progress {
  public:
-  // `chunks`: how many chunks the work is in (0: not counted in chunks).
+  // `chunks`: how many chunks the work is in, resumed ones included (0: not counted in chunks);
+  // `total`: the units this run has to do.
   Progress(std::string label, std::uint64_t total, std::string unit, std::uint64_t chunks,
-           const ProgressStyle& style);
+           const ProgressStyle& style, ResumedWork resumed = {});
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
   void add(std::uint64_t units, std::uint64_t chunks = 0);
-  // Work a journal already held when the run began: counted in the chunks and the percentage
-  // (a resumed run shows where the whole stands), not in the rate or the ETA.
-  void resumed(std::uint64_t units, std::uint64_t chunks);
   // A short text that ends the bar and every status line ("best 65"), where the game has one.
   void note(std::string text);
   // Ends the bar, or writes the last status line saying `how` the run ended ("done").
@@ -55,7 +59,7 @@ class Progress {
 
   std::string label_, unit_;
   std::uint64_t total_, chunks_;
-  std::uint64_t resumed_ = 0;  // units, set before the run's first line
+  std::uint64_t resumed_;  // units
   Mode mode_;
   double every_;
   std::atomic<std::uint64_t> done_{0}, chunks_done_{0};

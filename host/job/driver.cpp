@@ -251,13 +251,13 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
 
   std::uint64_t chunks_todo = 0;
   for (const std::vector<Chunk>& round : todo) chunks_todo += round.size();
-  // Chunks count from those the journal already holds, so a resumed run shows where it stands.
-  Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
-                    progress_style(options));
-  std::uint64_t resumed = 0;
+  // Chunks and the percentage count from what the journal already holds, so a resumed run
+  // shows where it stands from its first line.
+  ResumedWork resumed{0, records.size()};
   for (const auto& [c, record] : records)
-    if (owned(c)) resumed += job.weight(c);
-  progress.resumed(resumed, records.size());
+    if (owned(c)) resumed.units += job.weight(c);
+  Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
+                    progress_style(options), resumed);
   // The longest game so far, where the game has targets, from the journal and then each chunk.
   int best = 0;
   // On several devices the bar and the status lines end with each device's rate.
