@@ -21,6 +21,12 @@ struct ProgressStyle {
   double status_every = default_status_every;  // 0: no status lines
 };
 
+// Work a journal already held when a run began: counted in the chunks and the percentage (a
+// resumed run shows where the whole stands), not in the rate or the ETA.
+struct ResumedWork {
+  std::uint64_t units = 0, chunks = 0;
+};
+
 // The observer of a run's work, and the one place that draws it for every game: an engine
 // reports units (and chunks) done through add() and never prints; whoever starts the run (the
 // job driver, a command) makes the Progress. On a terminal it draws a bar with rate and ETA on
@@ -28,12 +34,6 @@ struct ProgressStyle {
 // whether or not work has finished since, and a last one when the run ends if it wrote any
 // (so a short run's log stays empty).
 // add() is safe from many threads and cheap when nothing is drawn.
-// Work a journal already held when a run began: counted in the chunks and the percentage (a
-// resumed run shows where the whole stands), not in the rate or the ETA.
-struct ResumedWork {
-  std::uint64_t units = 0, chunks = 0;
-};
-
 class Progress {
  public:
   // `chunks`: how many chunks the work is in, resumed ones included (0: not counted in chunks);
