@@ -225,29 +225,29 @@ TEST(BulgarianEngines, ForwardRefusesWhatItCannotHold) {
   EXPECT_THROW(analyze(analyze_max_n + 1, Engine::backward, cpu(1)), UsageError);
 }
 
-}  // namespace
-}  // namespace piles::bulgarian
-
 // The walk is slower on a GPU than on the CPU threads beside it (results/bench/gpu_h200.md):
 // only a GPU named with --backend gpu walks; one that --backend auto picked does not.
 TEST(BulgarianEngines, OnlyANamedGpuWalks) {
-  piles::RunTarget picked;
-  picked.backend = piles::Backend::gpu;
+  RunTarget picked;
+  picked.backend = Backend::gpu;
   picked.device = "a GPU";
   picked.devices = {0};
   picked.threads = 16;
   picked.ranks = 3;
   picked.auto_picked = true;
-  const piles::RunTarget walk = piles::bulgarian::walk_target(picked);
-  EXPECT_EQ(walk.backend, piles::Backend::cpu);
+  const RunTarget walk = walk_target(picked);
+  EXPECT_EQ(walk.backend, Backend::cpu);
   EXPECT_EQ(walk.device, "cpu");
   EXPECT_TRUE(walk.devices.empty());
   EXPECT_EQ(walk.threads, 16);
   EXPECT_EQ(walk.ranks, 3);
-  piles::RunTarget named = picked;
+  RunTarget named = picked;
   named.auto_picked = false;
-  EXPECT_EQ(piles::bulgarian::walk_target(named).backend, piles::Backend::gpu);
-  piles::RunTarget cpu;
+  EXPECT_EQ(walk_target(named).backend, Backend::gpu);
+  RunTarget cpu;
   cpu.threads = 2;
-  EXPECT_EQ(piles::bulgarian::walk_target(cpu).threads, 2);
+  EXPECT_EQ(walk_target(cpu).threads, 2);
 }
+
+}  // namespace
+}  // namespace piles::bulgarian

@@ -88,11 +88,7 @@ void run_forward(const PartitionTable& table, const RunTarget& target, Analysis&
 }  // namespace
 
 RunTarget walk_target(const RunTarget& target) {
-  if (target.backend != Backend::gpu || !target.auto_picked) return target;
-  RunTarget cpu;
-  cpu.threads = target.threads;
-  cpu.ranks = target.ranks;
-  return cpu;
+  return target.backend == Backend::gpu && target.auto_picked ? target.on_host() : target;
 }
 
 const char* engine_name(Engine engine) {

@@ -96,6 +96,13 @@ RunTarget RunTarget::on_device(int index) const {
   return one;
 }
 
+RunTarget RunTarget::on_host() const {
+  RunTarget host;
+  host.threads = threads;
+  host.ranks = ranks;
+  return host;
+}
+
 std::vector<int> parse_devices(std::string_view text, int count) {
   std::vector<int> out;
   if (text == "all") {

@@ -34,6 +34,9 @@ struct RunTarget {
 
   // The target of one of `devices` alone.
   RunTarget on_device(int index) const;
+  // The CPU threads of this process (in the same MPI job): where a GPU run sends work that the
+  // host does better, and what a check compares the GPU against.
+  RunTarget on_host() const;
 };
 
 // Makes the target's GPU the current device of the calling thread (CUDA keeps one per host

@@ -29,12 +29,6 @@ namespace bg = bulgarian;
 // The n whose longest transient Griggs and Ho checked by computer (their formula starts at 3).
 constexpr int griggs_ho_first = 3, griggs_ho_checked = 36;
 
-RunTarget host_of(const RunTarget& target) {
-  RunTarget host;
-  host.threads = target.threads;
-  return host;
-}
-
 std::string backend_prefix(const RunTarget& target) {
   return std::string("bulgarian/") + backend_name(target.backend) + "-";
 }
@@ -70,7 +64,7 @@ Check like_reference(bg::Engine engine, bg::Engine reference, int first, int las
           [=] {
             std::vector<Compared> each;
             for (int n = first; n <= last; ++n)
-              each.push_back({structure(bg::analyze(n, reference, host_of(target))),
+              each.push_back({structure(bg::analyze(n, reference, target.on_host())),
                               structure(bg::analyze(n, engine, target, nullptr, backward))});
             return compare_each(each, first);
           }};
@@ -121,7 +115,7 @@ Check variants(const RunTarget& target) {
             std::vector<Compared> each;
             for (const char* name : {"carolina", "austrian:3", "multiplayer:2"}) {
               const bg::Variant v = bg::parse_variant(name);
-              each.push_back({structure(bg::analyze_variant(12, v, host_of(target))),
+              each.push_back({structure(bg::analyze_variant(12, v, target.on_host())),
                               structure(bg::analyze_variant(12, v, target))});
             }
             return compare_each(each, 0);
@@ -193,7 +187,7 @@ Check stochastic(const RunTarget& target) {
             const auto text = [](const bg::RandomResult& r) {
               return fmt::format("shape {} piles {}", joined(r.shape_sums), r.pile_sum);
             };
-            return Compared{text(bg::run_random(spec, host_of(target))),
+            return Compared{text(bg::run_random(spec, target.on_host())),
                             text(bg::run_random(spec, target))};
           }};
 }
@@ -209,8 +203,8 @@ std::vector<Check> bulgarian_checks(const RunTarget& target) {
     // budget, and of 64 descents a walk (many rounds, each split to fill the next).
     checks.push_back(like_reference(bg::Engine::backward, bg::Engine::backward, 30, 70, target,
                                     {64, std::nullopt}));
-    checks.push_back(like_reference(bg::Engine::backward, bg::Engine::backward, 30, 45, target,
-                                    {64, 64}));
+    checks.push_back(
+        like_reference(bg::Engine::backward, bg::Engine::backward, 30, 45, target, {64, 64}));
     checks.push_back(like_reference(bg::Engine::forward, bg::Engine::backward, 37, 70, target));
     checks.push_back(like_reference(bg::Engine::generic, bg::Engine::backward, 37, 60, target));
   } else {

@@ -97,8 +97,7 @@ Check chunks_like_cpu(const Engine& engine, const std::string& what, const ts::P
                       int target, const RunTarget& run, std::optional<int> chunk = {}) {
   return {"topswops/" + engine.name, what, [=] {
             Chunks cpu, other;
-            RunTarget host;
-            host.threads = run.threads;
+            const RunTarget host = run.on_host();
             int t = target;
             const int rounds = chunk ? 1 : plan.round_count();
             for (int r = 0; r < rounds; ++r) {
@@ -127,9 +126,7 @@ Check tailed(const Engine& engine, int n, const RunTarget& target) {
         ts::TailOptions o;
         o.n = n;
         o.run.quiet = true;
-        RunTarget cpu;
-        cpu.threads = target.threads;
-        const ts::TailResult tail = ts::run_tail(o, cpu);
+        const ts::TailResult tail = ts::run_tail(o, target.on_host());
         const ts::Solution s = solve(n, ts::Final::any, engine, target, tail.tail(ts::Final::any));
         return Compared{longest_text(ts::published::longest[n], ts::published::longest_count[n]),
                         longest_text(s.result.best, s.result.count)};

@@ -43,8 +43,7 @@ void write_play_example(Writer& writer) {
 // The tail of every n from tail_min_n to `last`, run on the CPU (tail_job.hpp).
 std::map<int, topswops::TailResult> tails(const Writer& writer, int last) {
   std::map<int, topswops::TailResult> out;
-  RunTarget cpu = writer.target();
-  cpu.backend = Backend::cpu;
+  const RunTarget cpu = writer.target().on_host();
   for (int n = tail_min_n; n <= last; ++n) {
     topswops::TailOptions options;
     options.n = n;
@@ -84,8 +83,7 @@ std::string solve_journal(const Writer& writer, topswops::Final final, int n) {
 // Each journaled size on the CPU: its tail, then both searches, each resuming its journal.
 void run_journaled(const Writer& writer) {
   std::filesystem::create_directories(writer.runs("topswops"));
-  RunTarget cpu = writer.target();
-  cpu.backend = Backend::cpu;
+  const RunTarget cpu = writer.target().on_host();
   for (const int n : journaled_ns) {
     topswops::TailOptions tail_options;
     tail_options.n = n;
