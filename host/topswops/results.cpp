@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/common/output.hpp"
@@ -21,10 +22,15 @@ namespace {
 // The quick preset computes up to 14 cards (about 1e9 nodes for each variant, well under a
 // minute on two CPU cores); the full preset goes to 17 on a GPU, and on the CPU runs the
 // journaled sizes after 14 in journals under runs/ (minutes for 15, hours for 16 on 2 cores): a
-// stopped run resumes there, and every preset reads the finished ones back into the tables.
+// stopped run resumes there. Every preset reads back into the tables each finished journal
+// there that continues a table, those of runs started by hand too (f(17) on GPUs).
 constexpr int quick_max_n = 14;
 constexpr int full_max_n_gpu = 17;
 constexpr std::array journaled_ns = {15, 16};
+// The largest n the published tables give for both variants.
+constexpr int published_max_n = static_cast<int>(topswops::published::longest_sorted.size()) - 1;
+// Where the waiting-for-a-GPU list ends: one GPU is meant for n = 17 and 18 (docs/gpu.md).
+constexpr int gpu_max_n = 18;
 // From 15 cards on, the search runs with the tail of `topswops tail N` (Chaffin's cutoff): at
 // 15 it costs 54 s on 2 cores and each variant's search about 100 s, where one took 502 s
 // without it and the vector deck; at 14 the enumeration costs about what it saves.
@@ -102,13 +108,13 @@ void run_journaled(const Writer& writer) {
   }
 }
 
-// Adds the journaled sizes that follow `all` (1..m), in order, while their journals under
-// runs/ are finished.
+// Adds the sizes that follow `all` (1..m), in order, while their journals under runs/ are
+// finished.
 void add_journaled(const Writer& writer, topswops::Final final,
                    std::vector<topswops::Solution>& all) {
-  for (const int n : journaled_ns) {
+  for (int n = all.back().n + 1; n <= published_max_n; ++n) {
     const std::string journal = solve_journal(writer, final, n);
-    if (all.back().n + 1 != n || !std::filesystem::exists(journal)) return;
+    if (!std::filesystem::exists(journal)) return;
     auto finished = topswops::read_finished(journal);
     if (!finished) return;
     all.push_back(std::move(*finished));
@@ -116,8 +122,9 @@ void add_journaled(const Writer& writer, topswops::Final final,
 }
 
 // The tables hold the answers and node counts (fixed by the search plan, whatever ran it);
-// the time each n took goes to RUNS.md.
-void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
+// the time each n took goes to RUNS.md. Returns whether every row agrees with the published
+// value and count.
+bool write_table(Writer& writer, const std::vector<topswops::Solution>& all,
                  topswops::Final final) {
   const bool sorted = final == topswops::Final::sorted;
   const std::string stem = sorted ? "topswops/longest_sorted" : "topswops/longest";
@@ -141,6 +148,8 @@ void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
   std::string bfile;
   std::string runs = "| n | nodes | seconds | nodes per second |\n|---:|---:|---:|---:|\n";
   double seconds = 0;
+  bool all_agree = true;
+  std::string untailed;  // a note for each n from tail_min_n on searched without the cutoff
   for (const topswops::Solution& s : all) {
     std::string decks, csv_decks;
     for (const auto& g : s.result.decks) {
@@ -151,15 +160,22 @@ void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
     }
     const bool agrees = s.result.best == published_values[s.n] &&
                         s.result.count == static_cast<std::uint64_t>(published_counts[s.n]);
+    all_agree = all_agree && agrees;
     md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", s.n, s.result.best, s.result.count,
                       decks, s.result.total_nodes(), agrees ? "agrees" : "DIFFERS");
     csv += fmt::format("{},{},{},{},\"{}\"\n", s.n, s.result.best, s.result.count,
                        s.result.total_nodes(), csv_decks);
     bfile += fmt::format("{} {}\n", s.n, s.result.best);
+    if (s.n >= tail_min_n && s.tail.n == 0)
+      untailed += fmt::format(
+          "\nn = {}: searched without the cutoff, from the target {}, as `topswops solve {}{}` "
+          "alone searches; its nodes are that search's.\n",
+          s.n, s.start_target, s.n, sorted ? " --final sorted" : "");
     runs += fmt::format("| {} | {} | {:.3f} | {:.3g} |\n", s.n, s.result.total_nodes(), s.seconds,
                         s.seconds > 0 ? s.result.total_nodes() / s.seconds : 0.0);
     seconds += s.seconds;
   }
+  md += untailed;
   const std::string bname = sorted ? "b000376.txt" : "b000375.txt";
   writer.markdown(
       stem + ".md",
@@ -172,6 +188,7 @@ void write_table(Writer& writer, const std::vector<topswops::Solution>& all,
                    what, bfile);
   const std::string name = stem.substr(stem.find('/') + 1);
   writer.run_record("topswops", fmt::format("{0}.md, {0}.csv, {1}", name, bname), seconds, runs);
+  return all_agree;
 }
 
 void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,
@@ -196,11 +213,13 @@ void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,
                   data, any.back().n));
 }
 
-// The largest n searched without a tail (a tail changes the node count, and `solve N` alone
-// searches without one), as a command and what it prints.
-FrontierCheck check(const std::vector<topswops::Solution>& all) {
-  const auto plain = std::find_if(all.rbegin(), all.rend(),
-                                  [](const topswops::Solution& s) { return s.tail.n == 0; });
+// The largest n this run searched without a tail (a tail changes the node count, and `solve N`
+// alone searches without one; a journal read back may be days of CPU), as a command and what
+// it prints.
+FrontierCheck check(const std::vector<topswops::Solution>& all, int last) {
+  const auto plain = std::find_if(all.rbegin(), all.rend(), [last](const topswops::Solution& s) {
+    return s.tail.n == 0 && s.n <= last;
+  });
   const bool sorted = plain->final == topswops::Final::sorted;
   return {fmt::format("topswops solve {}{} --quiet", plain->n, sorted ? " --final sorted" : ""),
           topswops::to_text(*plain, true)};
@@ -208,8 +227,8 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
 
 // How far the journal of the next n under runs/ has come, if there is one: a run taken from
 // machine to machine (each GPU machine's turn a slice of it).
-std::string under_way(const Writer& writer, int n) {
-  const std::string journal = solve_journal(writer, topswops::Final::any, n);
+std::string under_way(const Writer& writer, topswops::Final final, int n) {
+  const std::string journal = solve_journal(writer, final, n);
   if (!std::filesystem::exists(journal)) return "";
   const topswops::Solution s = topswops::read_so_far(journal);
   const std::string path = Writer::command_path("topswops", journal);
@@ -233,33 +252,58 @@ void write_topswops(Writer& writer) {
   if (writer.full() && !gpu) run_journaled(writer);
   add_journaled(writer, topswops::Final::any, any);
   add_journaled(writer, topswops::Final::sorted, sorted);
-  write_table(writer, any, topswops::Final::any);
-  write_table(writer, sorted, topswops::Final::sorted);
+  const bool agree = write_table(writer, any, topswops::Final::any) &
+                     write_table(writer, sorted, topswops::Final::sorted);
   write_plot(writer, any, sorted);
   // Wall seconds of this run, and the chunk seconds of what was read from journals.
   double seconds = 0, journaled = 0;
   for (const auto* list : {&any, &sorted})
     for (const topswops::Solution& s : *list) (s.n > last ? journaled : seconds) += s.seconds;
   for (const auto& [n, t] : cutoffs) seconds += t.seconds;
-  const int reached = std::min(any.back().n, sorted.back().n);
+  const int any_n = any.back().n, sorted_n = sorted.back().n;
+  const int furthest = std::max(any_n, sorted_n);
   writer.frontier(
       {"Topswops: f(n) and every deck that reaches it, with the sorted-end variant",
        "OEIS A000375, A000376, A123398, A174498; f(n) is published to n = 21 (B. Chaffin, 2026)",
-       fmt::format("both variants for every n <= {}, searched without being told f(n); every "
-                   "value and deck count agrees with the published ones",
-                   reached),
-       fmt::format("piles topswops solve N [--final sorted], N <= {}", reached),
+       fmt::format("{}, searched without being told f(n); {}",
+                   any_n == sorted_n
+                       ? fmt::format("both variants for every n <= {}", any_n)
+                       : fmt::format("f(n) for every n <= {}, the sorted-end variant for every "
+                                     "n <= {}",
+                                     any_n, sorted_n),
+                   agree ? "every value and deck count agrees with the published ones"
+                         : "some value or deck count DIFFERS from the published ones (the "
+                           "tables say where)"),
+       any_n == sorted_n
+           ? fmt::format("piles topswops solve N [--final sorted], N <= {}", any_n)
+           : fmt::format("piles topswops solve N, N <= {}; with --final sorted, N <= {}", any_n,
+                         sorted_n),
        "topswops/longest.csv",
-       reached > last
+       furthest > last
            ? fmt::format("{:.0f} s; n = {}{} from the journals in topswops/runs/: {}", seconds,
-                         last + 1, reached > last + 1 ? fmt::format("..{}", reached) : "",
+                         last + 1, furthest > last + 1 ? fmt::format("..{}", furthest) : "",
                          Writer::journal_time(journaled))
            : fmt::format("{:.0f} s", seconds),
-       {check(any), check(sorted)}});
-  writer.waits_for_gpu(fmt::format(
-      "Topswops f(n) with every maximal deck for {} <= n <= 18 (published: f(17) = 159, "
-      "f(18) = 191): `piles --backend gpu topswops solve N --checkpoint FILE`.{}",
-      reached + 1, under_way(writer, reached + 1)));
+       {check(any, last), check(sorted, last)}});
+  // Each variant's sizes up to gpu_max_n, and how far the journal of the next has come.
+  for (const auto& [all, final] :
+       {std::pair{&any, topswops::Final::any}, std::pair{&sorted, topswops::Final::sorted}}) {
+    const int from = all->back().n + 1;
+    if (from > gpu_max_n) continue;
+    const bool is_sorted = final == topswops::Final::sorted;
+    const int* published = is_sorted ? topswops::published::longest_sorted.data()
+                                     : topswops::published::longest.data();
+    std::string values;
+    for (int n = from; n <= gpu_max_n; ++n)
+      values += fmt::format("{}{}", n == from ? "" : ", ", published[n]);
+    writer.waits_for_gpu(fmt::format(
+        "Topswops {} for {} (published: {}): `piles --backend gpu topswops solve N{} "
+        "--checkpoint FILE`.{}",
+        is_sorted ? "longest games ending in the sorted deck" : "f(n) with every maximal deck",
+        from < gpu_max_n ? fmt::format("{} <= n <= {}", from, gpu_max_n)
+                         : fmt::format("n = {}", from),
+        values, is_sorted ? " --final sorted" : "", under_way(writer, final, from)));
+  }
 }
 
 }  // namespace piles::results
