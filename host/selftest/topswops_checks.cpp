@@ -87,8 +87,10 @@ std::string chunks_text(const Chunks& chunks) {
     if (p.best > best) best = p.best, count = 0;
     if (p.best == best) count += p.count;
   }
-  return fmt::format("{} chunks, {} nodes, longest {}", chunks.size(), nodes,
-                     longest_text(best, count));
+  // A chunk searched from a target holds no game shorter than it, so it may hold none.
+  return fmt::format(
+      "{} chunks, {} nodes, {}", chunks.size(), nodes,
+      best < 0 ? "no game reaching the target" : "longest " + longest_text(best, count));
 }
 
 // The chunks of the plan's rounds (`chunk` alone when given), each round from the target the
