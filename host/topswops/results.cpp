@@ -252,8 +252,9 @@ void write_topswops(Writer& writer) {
   if (writer.full() && !gpu) run_journaled(writer);
   add_journaled(writer, topswops::Final::any, any);
   add_journaled(writer, topswops::Final::sorted, sorted);
-  const bool agree = write_table(writer, any, topswops::Final::any) &
-                     write_table(writer, sorted, topswops::Final::sorted);
+  const bool any_agrees = write_table(writer, any, topswops::Final::any);
+  const bool sorted_agrees = write_table(writer, sorted, topswops::Final::sorted);
+  const bool agree = any_agrees && sorted_agrees;
   write_plot(writer, any, sorted);
   // Wall seconds of this run, and the chunk seconds of what was read from journals.
   double seconds = 0, journaled = 0;
