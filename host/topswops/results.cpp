@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,20 +19,23 @@ namespace piles::results {
 namespace {
 
 // The quick preset computes up to 14 cards (about 1e9 nodes for each variant, well under a
-// minute on two CPU cores); the full preset goes to 17 on a GPU, and on the CPU runs the
-// journaled sizes after 14 in journals under runs/ (minutes for 15, hours for 16 on 2 cores): a
-// stopped run resumes there. Every preset reads back into the tables each finished journal
-// there that continues a table, those of runs started by hand too (f(17) on GPUs).
+// minute on two CPU cores). The full preset on the CPU runs the journaled sizes after 14, with
+// the tail of the (n-1)-card games, in journals under runs/ (minutes for 15, hours for 16 on 2
+// cores). On a GPU it searches up to 16 cards without a tail (f(16) in 25 s on an H100, where
+// `tail 16` alone takes 45 minutes of a CPU thread), then 17 journaled under runs/ (about 10
+// minutes a variant on an H100). A stopped run resumes from its journal, and every preset
+// reads back into the tables each finished journal there that continues a table.
 constexpr int quick_max_n = 14;
-constexpr int full_max_n_gpu = 17;
+constexpr int full_max_n_gpu = 16;
+constexpr int journaled_n_gpu = 17;
 constexpr std::array journaled_ns = {15, 16};
 // The largest n the published tables give for both variants.
 constexpr int published_max_n = static_cast<int>(topswops::published::longest_sorted.size()) - 1;
 // Where the waiting-for-a-GPU list ends: one GPU is meant for n = 17 and 18 (docs/gpu.md).
 constexpr int gpu_max_n = 18;
-// From 15 cards on, the search runs with the tail of `topswops tail N` (Chaffin's cutoff): at
-// 15 it costs 54 s on 2 cores and each variant's search about 100 s, where one took 502 s
-// without it and the vector deck; at 14 the enumeration costs about what it saves.
+// On the CPU, from 15 cards on, the search runs with the tail of `topswops tail N` (Chaffin's
+// cutoff): at 15 it costs 54 s on 2 cores and each variant's search about 100 s, where one took
+// 502 s without it and the vector deck; at 14 the enumeration costs about what it saves.
 constexpr int tail_min_n = 15;
 
 void write_play_example(Writer& writer) {
@@ -46,30 +48,13 @@ void write_play_example(Writer& writer) {
                   "topswops play 3,1,4,5,2", body);
 }
 
-// The tail of every n from tail_min_n to `last`, run on the CPU (tail_job.hpp).
-std::map<int, topswops::TailResult> tails(const Writer& writer, int last) {
-  std::map<int, topswops::TailResult> out;
-  const RunTarget cpu = writer.target().on_host();
-  for (int n = tail_min_n; n <= last; ++n) {
-    topswops::TailOptions options;
-    options.n = n;
-    options.run.quiet = true;
-    out.emplace(n, topswops::run_tail(options, cpu));
-    if (!writer.quiet())
-      fmt::print(stderr, "results: topswops tail {} done ({:.1f} s)\n", n, out.at(n).seconds);
-  }
-  return out;
-}
-
-std::vector<topswops::Solution> solve_all(const Writer& writer, topswops::Final final, int last,
-                                          const std::map<int, topswops::TailResult>& tails) {
+std::vector<topswops::Solution> solve_all(const Writer& writer, topswops::Final final, int last) {
   std::vector<topswops::Solution> all;
   for (int n = 1; n <= last; ++n) {
     topswops::SolveOptions options;
     options.n = n;
     options.final = final;
     options.run.quiet = true;
-    if (tails.contains(n)) options.tail = tails.at(n).tail(final);
     all.push_back(topswops::solve(options, writer.target()));
     if (!writer.quiet())
       fmt::print(stderr, "results: topswops n = {} ({}) done ({:.1f} s)\n", n,
@@ -105,6 +90,20 @@ void run_journaled(const Writer& writer) {
       options.run.checkpoint = solve_journal(writer, final, n);
       topswops::solve(options, cpu);
     }
+  }
+}
+
+// The GPU's journaled size, both variants, searched without a tail: a finished journal is
+// read, an unfinished one resumed.
+void run_journaled_gpu(const Writer& writer) {
+  std::filesystem::create_directories(writer.runs("topswops"));
+  for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted}) {
+    topswops::SolveOptions options;
+    options.n = journaled_n_gpu;
+    options.final = final;
+    options.run.quiet = writer.quiet();
+    options.run.checkpoint = solve_journal(writer, final, journaled_n_gpu);
+    topswops::solve(options, writer.target());
   }
 }
 
@@ -213,16 +212,13 @@ void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,
                   data, any.back().n));
 }
 
-// The largest n this run searched without a tail (a tail changes the node count, and `solve N`
-// alone searches without one; a journal read back may be days of CPU), as a command and what
-// it prints.
-FrontierCheck check(const std::vector<topswops::Solution>& all, int last) {
-  const auto plain = std::find_if(all.rbegin(), all.rend(), [last](const topswops::Solution& s) {
-    return s.tail.n == 0 && s.n <= last;
-  });
-  const bool sorted = plain->final == topswops::Final::sorted;
-  return {fmt::format("topswops solve {}{} --quiet", plain->n, sorted ? " --final sorted" : ""),
-          topswops::to_text(*plain, true)};
+// The quick preset's largest n, searched without a tail as `solve N` alone searches (the
+// documentation check runs it with every `make test`), as a command and what it prints.
+FrontierCheck check(const std::vector<topswops::Solution>& all) {
+  const topswops::Solution& s = all.at(quick_max_n - 1);
+  const bool sorted = s.final == topswops::Final::sorted;
+  return {fmt::format("topswops solve {}{} --quiet", s.n, sorted ? " --final sorted" : ""),
+          topswops::to_text(s, true)};
 }
 
 // How far the journal of the next n under runs/ has come, if there is one: a run taken from
@@ -246,10 +242,9 @@ void write_topswops(Writer& writer) {
   write_play_example(writer);
   const bool gpu = writer.target().backend == Backend::gpu;
   const int last = writer.full() && gpu ? full_max_n_gpu : quick_max_n;
-  const auto cutoffs = tails(writer, last);
-  auto any = solve_all(writer, topswops::Final::any, last, cutoffs);
-  auto sorted = solve_all(writer, topswops::Final::sorted, last, cutoffs);
-  if (writer.full() && !gpu) run_journaled(writer);
+  auto any = solve_all(writer, topswops::Final::any, last);
+  auto sorted = solve_all(writer, topswops::Final::sorted, last);
+  if (writer.full()) gpu ? run_journaled_gpu(writer) : run_journaled(writer);
   add_journaled(writer, topswops::Final::any, any);
   add_journaled(writer, topswops::Final::sorted, sorted);
   const bool any_agrees = write_table(writer, any, topswops::Final::any);
@@ -260,7 +255,6 @@ void write_topswops(Writer& writer) {
   double seconds = 0, journaled = 0;
   for (const auto* list : {&any, &sorted})
     for (const topswops::Solution& s : *list) (s.n > last ? journaled : seconds) += s.seconds;
-  for (const auto& [n, t] : cutoffs) seconds += t.seconds;
   const int any_n = any.back().n, sorted_n = sorted.back().n;
   const int furthest = std::max(any_n, sorted_n);
   writer.frontier(
@@ -285,7 +279,7 @@ void write_topswops(Writer& writer) {
                          last + 1, furthest > last + 1 ? fmt::format("..{}", furthest) : "",
                          Writer::journal_time(journaled))
            : fmt::format("{:.0f} s", seconds),
-       {check(any, last), check(sorted, last)}});
+       {check(any), check(sorted)}});
   // Each variant's sizes up to gpu_max_n, and how far the journal of the next has come.
   for (const auto& [all, final] :
        {std::pair{&any, topswops::Final::any}, std::pair{&sorted, topswops::Final::sorted}}) {
