@@ -244,7 +244,10 @@ void write_topswops(Writer& writer) {
   const int last = writer.full() && gpu ? full_max_n_gpu : quick_max_n;
   auto any = solve_all(writer, topswops::Final::any, last);
   auto sorted = solve_all(writer, topswops::Final::sorted, last);
-  if (writer.full()) gpu ? run_journaled_gpu(writer) : run_journaled(writer);
+  if (writer.full() && gpu)
+    run_journaled_gpu(writer);
+  else if (writer.full())
+    run_journaled(writer);
   add_journaled(writer, topswops::Final::any, any);
   add_journaled(writer, topswops::Final::sorted, sorted);
   const bool any_agrees = write_table(writer, any, topswops::Final::any);
