@@ -71,6 +71,18 @@ std::string solve_journal(const Writer& writer, topswops::Final final, int n) {
   return journal_of(writer, final == topswops::Final::sorted ? "solve_sorted" : "solve", n);
 }
 
+// One variant of n on `target`, resuming its journal under runs/ (a finished one is read).
+void solve_journaled(const Writer& writer, topswops::Final final, int n, const RunTarget& target,
+                     const topswops::Tail& tail = {}) {
+  topswops::SolveOptions options;
+  options.n = n;
+  options.final = final;
+  options.tail = tail;
+  options.run.quiet = writer.quiet();
+  options.run.checkpoint = solve_journal(writer, final, n);
+  topswops::solve(options, target);
+}
+
 // Each journaled size on the CPU: its tail, then both searches, each resuming its journal.
 void run_journaled(const Writer& writer) {
   std::filesystem::create_directories(writer.runs("topswops"));
@@ -81,30 +93,16 @@ void run_journaled(const Writer& writer) {
     tail_options.run.quiet = writer.quiet();
     tail_options.run.checkpoint = journal_of(writer, "tail", n);
     const topswops::TailResult tail = topswops::run_tail(tail_options, cpu);
-    for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted}) {
-      topswops::SolveOptions options;
-      options.n = n;
-      options.final = final;
-      options.tail = tail.tail(final);
-      options.run.quiet = writer.quiet();
-      options.run.checkpoint = solve_journal(writer, final, n);
-      topswops::solve(options, cpu);
-    }
+    for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted})
+      solve_journaled(writer, final, n, cpu, tail.tail(final));
   }
 }
 
-// The GPU's journaled size, both variants, searched without a tail: a finished journal is
-// read, an unfinished one resumed.
+// The GPU's journaled size, both variants, searched without a tail.
 void run_journaled_gpu(const Writer& writer) {
   std::filesystem::create_directories(writer.runs("topswops"));
-  for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted}) {
-    topswops::SolveOptions options;
-    options.n = journaled_n_gpu;
-    options.final = final;
-    options.run.quiet = writer.quiet();
-    options.run.checkpoint = solve_journal(writer, final, journaled_n_gpu);
-    topswops::solve(options, writer.target());
-  }
+  for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted})
+    solve_journaled(writer, final, journaled_n_gpu, writer.target());
 }
 
 // Adds the sizes that follow `all` (1..m), in order, while their journals under runs/ are
