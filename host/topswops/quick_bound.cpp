@@ -1,0 +1,176 @@
+#include "host/topswops/quick_bound.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+#include "core/topswops.hpp"
+#include "host/common/error.hpp"
+#include "host/common/parallel.hpp"
+#include "host/topswops/play.hpp"
+
+namespace piles::topswops {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The first round's beam width is 2^first_width_log; widths double every round up to the cap,
+// which keeps a beam's two buffers and its candidates near 100 MB.
+constexpr int first_width_log = 10;
+constexpr int max_width_log = 20;
+
+// A deck on the way back from the final deck: position i holds card cards[i], or 0 while that
+// card is not fixed yet (any final: the cards under card 1 are chosen as moves need them).
+// `free` has bit v for every card v not placed yet.
+struct Node {
+  std::array<std::uint8_t, max_n> cards;
+  std::uint32_t free;
+};
+
+// A child of a beam node: the predecessor of beam[parent] by a flip of k, ranked by key (its
+// score above random bits that break ties).
+struct Candidate {
+  std::uint64_t key;
+  std::uint32_t parent;
+  std::uint32_t k;
+};
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+bool can_undo(const Node& d, int k) {
+  const int card = d.cards[k - 1];
+  return card == k || (card == 0 && (d.free >> k & 1));
+}
+
+// The predecessor of d by a flip of k (can_undo(d, k)): card k put in place if it was not, then
+// the top k cards reversed.
+Node undo(const Node& d, int k) {
+  Node p = d;
+  p.cards[k - 1] = static_cast<std::uint8_t>(k);
+  p.free &= ~(1u << k);
+  std::reverse(p.cards.begin(), p.cards.begin() + k);
+  return p;
+}
+
+// How many backward moves a deck has: the beam keeps the decks with the most ways to go on.
+int moves(const Node& d, int n) {
+  int count = 0;
+  for (int k = 2; k <= n; ++k) count += can_undo(d, k);
+  return count;
+}
+
+// The start deck of a game found: cards not fixed yet go to the open positions in order (no
+// move ever read them, so the game is the same).
+std::vector<int> start_deck(const Node& d, int n) {
+  std::vector<int> deck(d.cards.begin(), d.cards.begin() + n);
+  std::uint32_t free = d.free;
+  for (int& card : deck)
+    if (card == 0) {
+      card = bits::trailing_zeros32(free);
+      free &= free - 1;
+    }
+  return deck;
+}
+
+// The root of the backward search: the sorted deck, or card 1 on top of open positions.
+Node final_deck(int n, Final final) {
+  Node root{};
+  root.cards[0] = 1;
+  if (final == Final::sorted) {
+    for (int i = 0; i < n; ++i) root.cards[i] = static_cast<std::uint8_t>(i + 1);
+  } else {
+    root.free = ((1u << (n + 1)) - 1) & ~3u;
+  }
+  return root;
+}
+
+struct BeamResult {
+  Node deepest;
+  int steps = 0;
+  double seconds = 0;
+};
+
+// One beam of `width` from the final deck (sorted, or card 1 on top and the rest open), level by
+// level until no deck has a predecessor, the clock passes `deadline` or `stop` is set.
+BeamResult run_beam(int n, Final final, std::size_t width, std::uint64_t seed,
+                    Clock::time_point start, Clock::time_point deadline, std::atomic<bool>& stop) {
+  const Node root = final_deck(n, final);
+  std::vector<Node> beam{root}, next;
+  std::vector<Candidate> candidates;
+  BeamResult result{root, 0, 0};
+  beam.reserve(width);
+  next.reserve(width);
+  candidates.reserve(2 * width + max_n);
+  const auto by_key = [](const Candidate& a, const Candidate& b) { return a.key > b.key; };
+  // Keeps the `width` best candidates once there are twice as many, so memory stays bounded.
+  const auto trim = [&] {
+    std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(width),
+                     candidates.end(), by_key);
+    candidates.resize(width);
+  };
+  for (int level = 1; !stop.load(std::memory_order_relaxed) && Clock::now() < deadline; ++level) {
+    candidates.clear();
+    for (std::uint32_t i = 0; i < beam.size(); ++i)
+      for (int k = 2; k <= n; ++k) {
+        if (!can_undo(beam[i], k)) continue;
+        const Node p = undo(beam[i], k);
+        const std::uint64_t noise =
+            mix(seed ^ mix(static_cast<std::uint64_t>(level) << 40 ^ std::uint64_t{i} << 8 ^ k)) >>
+            32;
+        candidates.push_back({static_cast<std::uint64_t>(moves(p, n)) << 32 | noise, i,
+                              static_cast<std::uint32_t>(k)});
+        if (candidates.size() >= 2 * width) trim();
+      }
+    if (candidates.empty()) break;
+    if (candidates.size() > width) trim();
+    next.clear();
+    for (const Candidate& c : candidates) next.push_back(undo(beam[c.parent], c.k));
+    beam.swap(next);
+    result = {beam.front(), level, std::chrono::duration<double>(Clock::now() - start).count()};
+  }
+  return result;
+}
+
+}  // namespace
+
+LongGame find_long_game(const QuickBoundOptions& options) {
+  const int n = options.n;
+  if (n < 1 || n > max_n) throw UsageError(fmt::format("n: {} is out of range (1..{})", n, max_n));
+  if (options.threads < 1)
+    throw UsageError(fmt::format("threads: {} (at least 1)", options.threads));
+  if (!(options.seconds >= 0))
+    throw UsageError(fmt::format("seconds: {} is negative", options.seconds));
+  if (options.max_rounds < 0)
+    throw UsageError(fmt::format("max_rounds: {} is negative", options.max_rounds));
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(std::min(options.seconds, 1e9)));
+  std::atomic<bool> stop{false};
+  LongGame best;
+  best.deck = start_deck(final_deck(n, options.final), n);
+  for (int round = 0; options.max_rounds == 0 || round < options.max_rounds; ++round) {
+    const std::size_t width = std::size_t{1} << std::min(first_width_log + round, max_width_log);
+    std::vector<BeamResult> results(options.threads);
+    parallel_for_each(options.threads, options.threads, [&](int t) {
+      const std::uint64_t seed =
+          mix(options.seed ^ mix(static_cast<std::uint64_t>(round) << 32 | t));
+      results[t] = run_beam(n, options.final, width, seed, start, deadline, stop);
+      if (options.stop_at && results[t].steps >= *options.stop_at) stop = true;
+    });
+    for (const BeamResult& r : results)
+      if (r.steps > best.steps) best = {start_deck(r.deepest, n), r.steps, r.seconds};
+    if (stop || Clock::now() >= deadline) break;
+  }
+  return best;
+}
+
+}  // namespace piles::topswops

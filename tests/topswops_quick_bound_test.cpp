@@ -1,0 +1,85 @@
+#include <gtest/gtest.h>
+
+#include "host/common/error.hpp"
+#include "host/topswops/play.hpp"
+#include "host/topswops/published.hpp"
+#include "host/topswops/quick_bound.hpp"
+
+namespace ts = piles::topswops;
+
+namespace {
+
+// Bounded by rounds, not by time, so that the answer does not depend on the machine's speed;
+// stopping at the published value keeps the tests short.
+ts::QuickBoundOptions options_for(int n, ts::Final final) {
+  ts::QuickBoundOptions options;
+  options.n = n;
+  options.final = final;
+  options.seconds = 600;
+  options.threads = 2;
+  options.max_rounds = 6;
+  options.stop_at =
+      final == ts::Final::sorted ? ts::published::longest_sorted[n] : ts::published::longest[n];
+  return options;
+}
+
+}  // namespace
+
+TEST(TopswopsQuickBound, FindsTheLongestGameForSmallDecks) {
+  for (int n = 1; n <= 12; ++n) {
+    const ts::LongGame game = ts::find_long_game(options_for(n, ts::Final::any));
+    EXPECT_EQ(game.steps, ts::published::longest[n]) << "n = " << n;
+    ASSERT_EQ(static_cast<int>(game.deck.size()), n);
+    EXPECT_EQ(ts::play(game.deck).steps, game.steps) << "n = " << n;
+  }
+}
+
+TEST(TopswopsQuickBound, FindsTheLongestSortedGameForSmallDecks) {
+  for (int n = 1; n <= 12; ++n) {
+    const ts::LongGame game = ts::find_long_game(options_for(n, ts::Final::sorted));
+    EXPECT_EQ(game.steps, ts::published::longest_sorted[n]) << "n = " << n;
+    const ts::Game replay = ts::play(game.deck);
+    EXPECT_EQ(replay.steps, game.steps) << "n = " << n;
+    EXPECT_TRUE(replay.ends_sorted) << "n = " << n;
+  }
+}
+
+TEST(TopswopsQuickBound, SameSeedSameGame) {
+  ts::QuickBoundOptions options = options_for(14, ts::Final::any);
+  options.max_rounds = 2;
+  options.stop_at.reset();
+  const ts::LongGame a = ts::find_long_game(options), b = ts::find_long_game(options);
+  EXPECT_EQ(a.deck, b.deck);
+  EXPECT_EQ(a.steps, b.steps);
+  EXPECT_EQ(ts::play(a.deck).steps, a.steps);
+}
+
+TEST(TopswopsQuickBound, StopsAtTheGivenLength) {
+  ts::QuickBoundOptions options = options_for(13, ts::Final::any);
+  options.max_rounds = 0;
+  options.stop_at = 60;
+  const ts::LongGame game = ts::find_long_game(options);
+  EXPECT_GE(game.steps, 60);
+  EXPECT_EQ(ts::play(game.deck).steps, game.steps);
+}
+
+TEST(TopswopsQuickBound, NoTimeGivesAPlayableDeck) {
+  ts::QuickBoundOptions options = options_for(10, ts::Final::any);
+  options.seconds = 0;
+  const ts::LongGame game = ts::find_long_game(options);
+  EXPECT_EQ(static_cast<int>(game.deck.size()), 10);
+  EXPECT_EQ(ts::play(game.deck).steps, game.steps);
+}
+
+TEST(TopswopsQuickBound, RejectsInvalidArguments) {
+  const auto rejects = [](auto change) {
+    ts::QuickBoundOptions options = options_for(10, ts::Final::any);
+    change(options);
+    EXPECT_THROW(ts::find_long_game(options), piles::UsageError);
+  };
+  rejects([](ts::QuickBoundOptions& o) { o.n = 0; });
+  rejects([](ts::QuickBoundOptions& o) { o.n = ts::max_n + 1; });
+  rejects([](ts::QuickBoundOptions& o) { o.threads = 0; });
+  rejects([](ts::QuickBoundOptions& o) { o.seconds = -1; });
+  rejects([](ts::QuickBoundOptions& o) { o.max_rounds = -1; });
+}
