@@ -94,7 +94,7 @@ Node final_deck(int n, Final final) {
 }
 
 struct BeamResult {
-  Node deepest;
+  std::vector<int> deck;
   int steps = 0;
   double seconds = 0;
 };
@@ -106,7 +106,7 @@ BeamResult run_beam(int n, Final final, std::size_t width, std::uint64_t seed,
   const Node root = final_deck(n, final);
   std::vector<Node> beam{root}, next;
   std::vector<Candidate> candidates;
-  BeamResult result{root, 0, 0};
+  BeamResult result{start_deck(root, n), 0, 0};
   beam.reserve(width);
   next.reserve(width);
   candidates.reserve(2 * width + max_n);
@@ -135,11 +135,74 @@ BeamResult run_beam(int n, Final final, std::size_t width, std::uint64_t seed,
     next.clear();
     for (const Candidate& c : candidates) next.push_back(undo(beam[c.parent], c.k));
     beam.swap(next);
-    result = {beam.front(), level, std::chrono::duration<double>(Clock::now() - start).count()};
+    result = {start_deck(beam.front(), n), level,
+              std::chrono::duration<double>(Clock::now() - start).count()};
   }
   return result;
 }
 
+// Forward beam over Knuth's tree (core/topswops.hpp): level l holds the `width` nodes with l
+// cards chosen that played the most steps, each pruned against `target` as the exact search
+// prunes; a leaf is a whole game.
+template <int W>
+BeamResult run_forward_beam(int n, Final final, std::size_t width, std::uint64_t seed, int target,
+                            Clock::time_point start, Clock::time_point deadline,
+                            std::atomic<bool>& stop) {
+  std::vector<std::int32_t> table;
+  for (int h = 0; h < n; ++h) table.push_back(bound_for(h, final));
+  table.push_back(fibonacci_bound(n));
+  const Problem p{n, final == Final::sorted, table.data()};
+  const Deck<W> sorted = sorted_deck<W>(n);
+  struct Item {
+    std::uint64_t key;
+    Frame<W> frame;
+    Deck<W> start;
+  };
+  std::vector<Item> beam{{0, root_frame<W>(n), Deck<W>{}}}, next;
+  BeamResult result;
+  const auto by_key = [](const Item& a, const Item& b) { return a.key > b.key; };
+  const auto trim = [&] {
+    std::nth_element(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(width), next.end(),
+                     by_key);
+    next.resize(width);
+  };
+  std::uint64_t nodes[max_n] = {};
+  for (int level = 0; level < n - 1 && !beam.empty(); ++level) {
+    if (stop.load(std::memory_order_relaxed) || Clock::now() >= deadline) break;
+    next.clear();
+    for (std::size_t i = 0; i < beam.size(); ++i) {
+      Frame<W> f = beam[i].frame;
+      open_choices(f);
+      prune_choices(f, p, target);
+      while (f.todo) {
+        const int k = bits::trailing_zeros32(f.todo);
+        f.todo &= f.todo - 1;
+        Item c{};
+        if (!play_choice(f, k, p, target, sorted, c.frame)) continue;
+        c.start = beam[i].start;
+        record_choice(c.start, f, k);
+        if (ends_game(p, c.frame, level + 1, sorted, target, nodes) &&
+            c.frame.steps > result.steps) {
+          Deck<W> full = c.start;
+          settle_blanks(c.frame.deck, full, n);
+          result.deck.assign(n, 0);
+          for (int j = 0; j < n; ++j) result.deck[j] = full.at(j);
+          result.steps = c.frame.steps;
+          result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+          target = result.steps + 1;
+        }
+        const std::uint64_t noise =
+            mix(seed ^ mix(static_cast<std::uint64_t>(level) << 40 ^ i << 8 ^ k)) >> 40;
+        c.key = static_cast<std::uint64_t>(c.frame.steps) << 24 | noise;
+        next.push_back(c);
+        if (next.size() >= 2 * width) trim();
+      }
+    }
+    if (next.size() > width) trim();
+    beam.swap(next);
+  }
+  return result;
+}
 }  // namespace
 
 LongGame find_long_game(const QuickBoundOptions& options) {
@@ -163,11 +226,19 @@ LongGame find_long_game(const QuickBoundOptions& options) {
     parallel_for_each(options.threads, options.threads, [&](int t) {
       const std::uint64_t seed =
           mix(options.seed ^ mix(static_cast<std::uint64_t>(round) << 32 | t));
-      results[t] = run_beam(n, options.final, width, seed, start, deadline, stop);
+      const int target = best.steps + 1;
+      if ((round * options.threads + t) % 2 == 1)
+        results[t] = run_beam(n, options.final, width, seed, start, deadline, stop);
+      else if (words_for(n) == 2)
+        results[t] =
+            run_forward_beam<2>(n, options.final, width, seed, target, start, deadline, stop);
+      else
+        results[t] =
+            run_forward_beam<3>(n, options.final, width, seed, target, start, deadline, stop);
       if (options.stop_at && results[t].steps >= *options.stop_at) stop = true;
     });
     for (const BeamResult& r : results)
-      if (r.steps > best.steps) best = {start_deck(r.deepest, n), r.steps, r.seconds};
+      if (r.steps > best.steps) best = {r.deck, r.steps, r.seconds};
     if (stop || Clock::now() >= deadline) break;
   }
   return best;
