@@ -19,7 +19,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The first round's beam width is 2^first_width_log; widths double every round up to the cap,
-// which keeps a beam's two buffers and its candidates near 100 MB.
+// which keeps a forward beam's buffers (the larger) near 250 MB.
 constexpr int first_width_log = 10;
 constexpr int max_width_log = 20;
 

@@ -27,14 +27,17 @@ struct QuickBoundOptions {
 };
 
 // Searches quickly for a long game on n cards, for the exact search's starting lower bound: any
-// real game's length is one. Backward beam search: a deck D has a predecessor by a flip of k
-// exactly when card k sits at position k, so every game hangs below its final deck; a beam keeps
-// the decks with the most such moves open, level by level, until none is left. Without a sorted
-// final the final deck's cards under card 1 start unknown and are fixed as moves need them.
-// Round r runs `threads` beams of width 2^(r + 10), each with its own random tie-breaks; the
-// result depends only on the seed, the thread count and the rounds finished (a beam cut short by
-// the time limit still gives the deepest deck it reached). Throws UsageError for n outside
-// 1..max_n, threads < 1, a negative time or a negative max_rounds.
+// real game's length is one. Two beam searches take turns, since each wins at some n:
+// - backward: a deck D has a predecessor by a flip of k exactly when card k sits at position k,
+//   so every game hangs below its final deck; the beam keeps, level by level, the decks with the
+//   most such moves open. Without a sorted final the cards under card 1 start unknown and are
+//   fixed as moves need them;
+// - forward, over Knuth's tree (core/topswops.hpp) pruned as the exact search prunes against one
+//   more than the best game so far: each level keeps the nodes that played the most steps.
+// Round r runs `threads` beams of width 2^(r + 10) (capped), each with its own random
+// tie-breaks; the result depends only on the seed, the thread count and the rounds finished (a
+// beam cut short by the time limit still gives the best game it reached). Throws UsageError for
+// n outside 1..max_n, threads < 1, a negative time or a negative max_rounds.
 LongGame find_long_game(const QuickBoundOptions& options);
 
 }  // namespace piles::topswops
