@@ -131,7 +131,7 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "subcommand"},
       {"juggle", "juggle"},
-      {"topswops", "piles topswops: a command is required (play, solve, tail, merge)"},
+      {"topswops", "piles topswops: a command is required (play, solve, estimate, tail, merge)"},
       {"topswops play 1,2 --frobnicate", "--frobnicate"},
       {"topswops play", "DECK"},
       {"--backend fpga topswops play 1", "fpga"},

@@ -10,6 +10,7 @@
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
+#include "host/topswops/estimate.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/report.hpp"
 #include "host/topswops/solve.hpp"
@@ -27,7 +28,7 @@ void run_play(const std::string& text, const CommonOptions& common) {
 
 struct SolveArgs {
   std::string n, final = "any", bound, engine = "dfs", gpu_kernel = "lockstep",
-                 small_slices = "host";
+                 small_slices = "host", quick;
   std::vector<std::string> tail;
   JobArgs job;
 };
@@ -52,6 +53,8 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   options.gpu_kernel =
       args.gpu_kernel == "dfs" ? topswops::GpuKernel::dfs : topswops::GpuKernel::lockstep;
   options.small_slices_on_host = args.small_slices == "host";
+  if (!args.quick.empty())
+    options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
   JobSetup setup = setup_job(args.job, common, topswops::max_chunks);
   options.run = setup.options;
   const topswops::Solution s = topswops::solve(options, setup.target);
@@ -67,6 +70,11 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       ->check(CLI::IsMember({"any", "sorted"}));
   solve->add_option("--bound", args->bound,
                     "Look only for games of at least L steps (none found proves f(N) < L)");
+  solve->add_option(
+      "--quick", args->quick,
+      fmt::format("Seconds of a quick search for a long game to start from, without --bound, "
+                  "from {} cards on, not in a shard (default {}; 0: start from f(N-1))",
+                  topswops::quick_from_n, topswops::default_quick_seconds));
   solve->add_option("--tail", args->tail,
                     "Journals of a finished `topswops tail N`: a tighter bound once card N lands");
   solve
@@ -85,6 +93,43 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       ->check(CLI::IsMember({"host", "gpu"}));
   add_job_options(*solve, args->job);
   solve->callback([args, &common] { run_solve(*args, common); });
+}
+
+struct EstimateArgs {
+  std::string n, final = "any", bound, probes;
+};
+
+void run_estimate(const EstimateArgs& args, const CommonOptions& common) {
+  const int n = static_cast<int>(parse_int(args.n, "N", 1, topswops::max_n));
+  const topswops::Final final =
+      args.final == "sorted" ? topswops::Final::sorted : topswops::Final::any;
+  std::optional<int> bound;
+  if (!args.bound.empty()) bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
+  const int probes = args.probes.empty()
+                         ? topswops::default_probes_per_chunk
+                         : static_cast<int>(parse_int(args.probes, "--probes", 1, 1'000'000));
+  const topswops::Plan plan = topswops::make_plan(n, final, bound);
+  const int threads = resolve_threads(common.threads);
+  const topswops::Estimate e = topswops::estimate_search(plan, plan.start_target, probes, threads);
+  if (common.json)
+    emit_json(topswops::to_json(plan, e, threads));
+  else
+    fmt::print("{}", topswops::to_text(plan, e, threads, common.quiet));
+}
+
+void add_estimate(CLI::App& topswops, const CommonOptions& common) {
+  auto args = std::make_shared<EstimateArgs>();
+  CLI::App* estimate = topswops.add_subcommand(
+      "estimate", "The nodes `solve N` would search, by Knuth's random probes, in seconds");
+  estimate->add_option("N", args->n, "Number of cards (1..24)")->required();
+  estimate->add_option("--final", args->final, "any | sorted: as solve's")
+      ->check(CLI::IsMember({"any", "sorted"}));
+  estimate->add_option("--bound", args->bound,
+                       "The target the search would start from (default: solve's)");
+  estimate->add_option("--probes", args->probes,
+                       fmt::format("Probes in every chunk of the search (default {})",
+                                   topswops::default_probes_per_chunk));
+  estimate->callback([args, &common] { run_estimate(*args, common); });
 }
 
 struct TailArgs {
@@ -145,6 +190,7 @@ void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
   play->callback([deck, &common] { run_play(fmt::format("{}", fmt::join(*deck, " ")), common); });
 
   add_solve(*topswops, common);
+  add_estimate(*topswops, common);
   add_tail(*topswops, common);
   add_merge(*topswops, common);
 }

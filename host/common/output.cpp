@@ -1,5 +1,6 @@
 #include "host/common/output.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "host/common/provenance.hpp"
@@ -16,6 +17,28 @@ void emit_json(const nlohmann::json& object) {
   std::fwrite(line.data(), 1, line.size(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);
+}
+
+std::string group_digits(std::uint64_t x) {
+  const std::string digits = std::to_string(x);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string scientific(double x, int digits) {
+  if (x < 1e4) return fmt::format("{:.0f}", x);
+  const int exponent = static_cast<int>(std::floor(std::log10(x)));
+  double mantissa = x / std::pow(10.0, exponent);
+  return fmt::format("{:.{}g}e{}", mantissa, digits, exponent);
+}
+
+double rounded(double x, int digits) {
+  const double scale = std::pow(10.0, digits);
+  return std::round(x * scale) / scale;
 }
 
 }  // namespace piles

@@ -59,7 +59,12 @@ Progress::~Progress() {
   finish();
 }
 
-void Progress::add(std::uint64_t units, std::uint64_t chunks) {
+void Progress::add(std::uint64_t units, std::uint64_t chunks,
+                   std::optional<std::uint64_t> measured) {
+  if (measured) {
+    measured_.fetch_add(*measured, std::memory_order_relaxed);
+    measured_from_.fetch_add(units, std::memory_order_relaxed);
+  }
   done_.fetch_add(units, std::memory_order_relaxed);
   chunks_done_.fetch_add(chunks, std::memory_order_relaxed);
   if (mode_ != Mode::bar) return;
@@ -67,6 +72,18 @@ void Progress::add(std::uint64_t units, std::uint64_t chunks) {
   std::int64_t due = next_draw_ns_.load(std::memory_order_relaxed);
   if (now < due || !next_draw_ns_.compare_exchange_strong(due, now + redraw_ns)) return;
   draw_bar(false);
+}
+
+void Progress::preamble(std::string text) {
+  const std::lock_guard lock(mutex_);
+  preamble_ = std::move(text);
+}
+
+// The preamble, once, before the first line drawn; called with mutex_ held.
+void Progress::show_preamble() {
+  if (preamble_shown_ || preamble_.empty()) return;
+  preamble_shown_ = true;
+  fmt::print(stderr, "piles: {}: {}\n", label_, preamble_);
 }
 
 void Progress::note(std::string text) {
@@ -103,7 +120,9 @@ std::string Progress::status(bool final) {
   const std::uint64_t done = done_.load();
   // The ETA from this run's own rate; the percentage of the whole, resumed work included.
   const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
-  const double rate = seconds > 0 ? done / seconds : 0;
+  // Measured units where the estimates were measured, the estimates for the rest.
+  const double worked = static_cast<double>(measured_.load()) + (done - measured_from_.load());
+  const double rate = seconds > 0 ? worked / seconds : 0;
   std::string text;
   if (chunks_ > 0) text = fmt::format("{}/{} chunks, ", chunks_done_.load(), chunks_);
   text += fmt::format("{:.1f}%, {} {}/s, {} elapsed", 100 * whole_fraction(), human_count(rate),
@@ -119,6 +138,7 @@ std::string Progress::status(bool final) {
 void Progress::draw_bar(bool final) {
   const std::lock_guard lock(mutex_);
   constexpr int width = 30;
+  show_preamble();
   const int filled = static_cast<int>(whole_fraction() * width);
   fmt::print(stderr, "\r{} [{}{}] {}{}", label_, std::string(filled, '#'),
              std::string(width - filled, '.'), status(final), final ? "\n" : "   ");
@@ -130,6 +150,7 @@ void Progress::write_lines(std::stop_token stop) {
   const auto every = std::chrono::duration<double>(every_);
   // Returns at the interval, or at once when the run ends (stop requested).
   while (!wake_.wait_for(lock, stop, every, [&stop] { return stop.stop_requested(); })) {
+    show_preamble();
     fmt::print(stderr, "piles: {}: {}\n", label_, status(false));
     std::fflush(stderr);
     ++lines_written_;

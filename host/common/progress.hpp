@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -44,7 +45,12 @@ class Progress {
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  void add(std::uint64_t units, std::uint64_t chunks = 0);
+  // `measured`: where `units` are an estimate, the units the work really took; the rate then
+  // counts those (the percentage and the ETA stay on the estimates, which all work shares).
+  void add(std::uint64_t units, std::uint64_t chunks = 0,
+           std::optional<std::uint64_t> measured = std::nullopt);
+  // A line shown once before the first status line or the bar (what the work is estimated at).
+  void preamble(std::string text);
   // A short text that ends the bar and every status line ("best 65"), where the game has one.
   void note(std::string text);
   // Ends the bar, or writes the last status line saying `how` the run ended ("done").
@@ -55,6 +61,7 @@ class Progress {
   std::string status(bool final);
   double whole_fraction() const;  // of the whole work, resumed units included
   void draw_bar(bool final);
+  void show_preamble();
   void write_lines(std::stop_token stop);
 
   std::string label_, unit_;
@@ -62,11 +69,12 @@ class Progress {
   std::uint64_t resumed_;  // units
   Mode mode_;
   double every_;
-  std::atomic<std::uint64_t> done_{0}, chunks_done_{0};
+  std::atomic<std::uint64_t> done_{0}, chunks_done_{0}, measured_{0}, measured_from_{0};
   std::atomic<std::int64_t> next_draw_ns_{0};
   std::chrono::steady_clock::time_point start_;
   std::mutex mutex_;  // the note, drawing, and the status lines' wake-up
-  std::string note_;
+  std::string note_, preamble_;
+  bool preamble_shown_ = false;
   std::condition_variable_any wake_;
   int lines_written_ = 0;
   bool finished_ = false;

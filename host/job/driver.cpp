@@ -258,15 +258,19 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     if (owned(c)) resumed.units += job.weight(c);
   Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
                     progress_style(options), resumed);
-  // The longest game so far, where the game has targets, from the journal and then each chunk.
-  int best = 0;
+  if (!job.preamble.empty()) progress.preamble(job.preamble);
+  // The longest game so far, where the game has targets, from the journal and then each chunk
+  // (-1 while none is).
+  int best = -1;
   // On several devices the bar and the status lines end with each device's rate.
   const bool on_devices = !options.session && target.devices.size() > 1;
   std::vector<DeviceShare>& shares = out.devices;
   if (on_devices)
     for (int d : target.devices) shares.push_back({.device = d});
   const auto show_note = [&] {
-    std::string text = targeted(job) ? fmt::format("best {}", best) : "";
+    std::string text = !targeted(job) ? ""
+                       : best < 0     ? "best none yet"
+                                      : fmt::format("best {}", best);
     for (const DeviceShare& d : shares)
       text += fmt::format("{}device {} {:.3g} {}/s", text.empty() ? "" : ", ", d.device, rate(d),
                           job.unit);
@@ -314,8 +318,10 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
       Record rec{std::move(payload), round_target, seconds, false};
       if (journal) journal->append(c, journal_line(job, rec));
       note_best(rec.payload);
+      const std::optional<std::uint64_t> measured =
+          job.measure ? std::optional(job.measure(rec.payload)) : std::nullopt;
       records.emplace(c, std::move(rec));
-      progress.add(job.weight(c), 1);
+      progress.add(job.weight(c), 1, measured);
     };
     if (options.session)
       run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,

@@ -62,6 +62,10 @@ struct Job {
   std::function<std::uint64_t(Chunk)> weight;
   std::function<std::uint64_t(const RunTarget&)> slice_floor;
   std::string label, unit;  // for the progress bar: "topswops n=13", "prefixes"
+  // Optional, where `weight` only estimates a chunk's work: the units a finished chunk took (its
+  // payload's own count), which the progress's rate counts instead.
+  std::function<std::uint64_t(const nlohmann::json& payload)> measure;
+  std::string preamble;  // optional: the line the progress shows first (the work's estimate)
   // Throws UsageError naming `where` unless the payload is a well-formed result of the chunk.
   std::function<void(Chunk, const nlohmann::json& payload, const std::string& where)> check;
   // Runs the chunks with the round's target on the target device (selected already),

@@ -33,7 +33,38 @@ Partial search_prefixes(const Plan& plan, std::size_t first, std::size_t last, i
   return partial;
 }
 
+template <int W>
+Partial search_group(const gpu::TopswopsWork& work, std::size_t first, std::size_t last) {
+  const Problem problem{work.n, work.sorted, work.bound.data()};
+  Partial partial;
+  std::uint64_t nodes[max_n] = {};
+  GameSink<W> sink{work.n, partial};
+  for (std::size_t i = first; i < last; ++i) {
+    Deck<W> start;
+    const Frame<W> f = replay<W>(problem, work.choices.data() + i * work.depth, work.depth, start);
+    search_below(problem, f, work.depth, start, work.target, nodes, sink);
+  }
+  partial.nodes.assign(nodes, nodes + work.n);
+  return partial;
+}
+
 }  // namespace
+
+Partial search_prefixes_cpu(const Plan& plan, std::size_t first, std::size_t last, int target) {
+  return words_for(plan.n) == 2 ? search_prefixes<2>(plan, first, last, target)
+                                : search_prefixes<3>(plan, first, last, target);
+}
+
+std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work) {
+  std::vector<Partial> groups(work.chunk_ends.size());
+  std::size_t first = 0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    groups[g] = words_for(work.n) == 2 ? search_group<2>(work, first, work.chunk_ends[g])
+                                       : search_group<3>(work, first, work.chunk_ends[g]);
+    first = work.chunk_ends[g];
+  }
+  return groups;
+}
 
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
                     const ChunkDone& done, const PieceDone& piece_done) {
@@ -49,13 +80,12 @@ void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target
   }
   std::mutex mutex;
   std::exception_ptr failure;
-  const auto search = words_for(plan.n) == 2 ? search_prefixes<2> : search_prefixes<3>;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const Piece& piece = pieces[i];
     const auto start = std::chrono::steady_clock::now();
     try {
-      const Partial partial = search(plan, piece.first, piece.last, target);
+      const Partial partial = search_prefixes_cpu(plan, piece.first, piece.last, target);
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::lock_guard lock(mutex);

@@ -7,6 +7,7 @@
 #include "host/topswops/cpu_path.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/plan.hpp"
+#include "kernels/topswops_search.hpp"
 
 namespace piles::topswops {
 
@@ -39,6 +40,13 @@ void search_prefix_range(const Plan& plan, const Problem& problem, std::size_t f
   else
     search_prefixes_on<false, W>(plan, problem, first, last, target, nodes, sink);
 }
+
+// The plan's prefixes first..last-1 searched from `target` on this thread.
+Partial search_prefixes_cpu(const Plan& plan, std::size_t first, std::size_t last, int target);
+
+// A device's work searched on this thread, one partial per chunk of the work: the stand-in for
+// a device in tests.
+std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work);
 
 // Called with a piece's prefixes as each piece finishes, one call at a time: progress inside a
 // chunk, for a caller that runs one long chunk alone.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "host/topswops/deepen.hpp"
 #include "host/topswops/replay.hpp"
 
 namespace piles::topswops {
@@ -43,27 +44,36 @@ Partial to_partial(const gpu::TopswopsChunkResult& r) {
 
 }  // namespace
 
-// One launch holds every chunk of the call.
-void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
+// One launch holds every chunk of the call, cut finer where it holds too few prefixes for the
+// device's lanes (deepen.hpp).
+bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done, GpuKernel kernel, std::uint64_t pass_budget,
-                    std::uint64_t found_capacity) {
-  if (chunks.empty()) return;
+                    std::uint64_t found_capacity, int threads, bool small_on_host) {
+  if (chunks.empty()) return true;
   const auto start = std::chrono::steady_clock::now();
-  const gpu::TopswopsWork work = gpu_work(plan, chunks, target, found_capacity);
-  const auto results = kernel == GpuKernel::dfs ? gpu::topswops_search(work)
-                                                : gpu::topswops_search_lockstep(work, pass_budget);
+  const std::uint64_t lanes = gpu_lanes_in_flight(plan.n, kernel);
+  const DeepWork deep = deepen(plan, chunks, target, prefixes_for_lanes(lanes), threads,
+                               std::max<std::uint64_t>(found_capacity, 1));
+  const std::uint64_t prefixes = deep.work.chunk_ends.back();
+  if (small_on_host && slice_on_host(prefixes, threads, lanes)) return false;
+  std::vector<Partial> groups;
+  for (const auto& r : kernel == GpuKernel::dfs
+                           ? gpu::topswops_search(deep.work)
+                           : gpu::topswops_search_lockstep(deep.work, pass_budget))
+    groups.push_back(to_partial(r));
+  const std::vector<Partial> partials =
+      finish_groups(plan, deep, target, std::move(groups), threads);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double prefixes = static_cast<double>(work.chunk_ends.back());
-  std::uint64_t first = 0;
+  std::uint64_t slice_prefixes = 0;
+  for (int c : chunks) slice_prefixes += plan.chunk_prefixes(c);
   for (std::size_t i = 0; i < chunks.size(); ++i) {
-    const std::uint64_t size = work.chunk_ends[i] - first;
-    first = work.chunk_ends[i];
-    const Partial partial = to_partial(results[i]);
-    replay_games(partial, plan.n, plan.final, chunks[i], "GPU");
+    replay_games(partials[i], plan.n, plan.final, chunks[i], "GPU");
     // A launch runs its chunks together: each is charged its share of the prefixes.
-    done(chunks[i], partial, prefixes > 0 ? seconds * size / prefixes : 0.0);
+    done(chunks[i], partials[i],
+         slice_prefixes > 0 ? seconds * plan.chunk_prefixes(chunks[i]) / slice_prefixes : 0.0);
   }
+  return true;
 }
 
 std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel) {
@@ -78,8 +88,8 @@ std::uint64_t gpu_launch_floor(int n, GpuKernel kernel) {
 
 #else
 
-void run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&, GpuKernel,
-                    std::uint64_t, std::uint64_t) {
+bool run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&, GpuKernel,
+                    std::uint64_t, std::uint64_t, int, bool) {
   throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
 }
 

@@ -25,12 +25,17 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
                            std::uint64_t found_capacity = gpu::default_found_capacity);
 
 // The GPU engine: the same chunks as run_chunks_cpu, with the same results (the caller slices
-// long runs); pass_budget is the lockstep kernel's, 0 for no limit; found_capacity is small only
-// in tests, to make chunks overflow. Throws in a build without CUDA.
-void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
+// long runs). A slice with fewer prefixes than eight a lane is cut finer for the device
+// (deepen.hpp); its few prefixes that find a game longer than `target` are searched again on
+// `threads` CPU threads. With `small_on_host`, a slice that even cut holds too few prefixes for
+// the device (slice_on_host) is left to the caller: false, nothing run. pass_budget is the
+// lockstep kernel's, 0 for no limit; found_capacity is small only in tests, to make chunks
+// overflow. Throws in a build without CUDA.
+bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done, GpuKernel kernel = GpuKernel::lockstep,
                     std::uint64_t pass_budget = lockstep_pass_budget,
-                    std::uint64_t found_capacity = gpu::default_found_capacity);
+                    std::uint64_t found_capacity = gpu::default_found_capacity, int threads = 1,
+                    bool small_on_host = false);
 
 // Threads (dfs) or lanes (lockstep) of the kernel for n cards that the current device holds at
 // once; 0 in a build without CUDA.
@@ -44,8 +49,9 @@ std::uint64_t gpu_launch_floor(int n, GpuKernel kernel);
 // A GPU lane searching one prefix runs about 450 times slower than a CPU thread (NVIDIA H200,
 // n = 17: one chunk of 712 prefixes at 48 M nodes/s on the device, 30 M on one of its host's
 // threads), so a slice of fewer prefixes than 512 for each of the host's `threads` runs on
-// them instead, with the same chunks. `lanes` is what the device holds at once: 0 where none
-// answers, and then the GPU engine says why.
+// them instead, with the same chunks; the count is taken after the slice is cut for the device,
+// so this leaves only the searches too small to fill it however cut. `lanes` is what the device
+// holds at once: 0 where none answers, and then the GPU engine says why.
 inline constexpr std::uint64_t host_prefixes_per_thread = 512;
 
 constexpr bool slice_on_host(std::uint64_t prefixes, int threads, std::uint64_t lanes) {

@@ -16,9 +16,6 @@ namespace {
 // Below this many prefixes (before pruning) the GPU could not keep its threads busy.
 constexpr double wanted_prefixes = 1 << 20;
 
-// Prefixes sit at least this far above the leaves, so a subtree is worth handing out.
-constexpr int min_levels_below = 6;
-
 // Small searches get fewer chunks, each worth a journal line.
 constexpr std::size_t min_chunk_prefixes = 16;
 
@@ -73,14 +70,14 @@ int bound_for(int h, Final final) {
 }
 
 int Plan::round_of(int chunk) const {
-  for (int r = 0; r < warmup_rounds; ++r)
+  for (int r = 0; r < warmup; ++r)
     if (chunk + 1 < (2 << r)) return r;
-  return warmup_rounds;
+  return warmup;
 }
 
 std::vector<int> Plan::chunks_of_round(int round) const {
   const int first = (1 << round) - 1;
-  const int last = round < warmup_rounds ? (2 << round) - 1 : chunk_count;
+  const int last = round < warmup ? (2 << round) - 1 : chunk_count;
   std::vector<int> chunks;
   for (int c = first; c < std::min(last, chunk_count); ++c) chunks.push_back(c);
   return chunks;
@@ -102,13 +99,14 @@ nlohmann::json Plan::identity() const {
                        {"depth", depth},
                        {"prefixes", prefix_count},
                        {"chunks", chunk_count},
-                       {"warmup_rounds", warmup_rounds}};
+                       {"warmup_rounds", warmup}};
   // Plans without a tail keep the identity of the journals written before tails existed.
   if (tail.n != 0) id["tail"] = {{"from", tail.from}, {"longest", tail.longest}};
+  if (!start_deck.empty()) id["start_deck"] = start_deck;
   return id;
 }
 
-Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail) {
+Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::optional<int> warmup) {
   if (n < 1 || n > max_n) throw UsageError(fmt::format("n: {} is out of range (1..{})", n, max_n));
   if (bound && *bound < 0) throw UsageError(fmt::format("--bound: {} is negative", *bound));
   if (tail.n != 0 && tail.n != n)
@@ -117,6 +115,7 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail) {
   plan.n = n;
   plan.final = final;
   plan.tail = std::move(tail);
+  plan.warmup = warmup.value_or(bound ? 0 : warmup_rounds);
   std::size_t known = 0;
   const int* values = known_values(final, known);
   plan.start_target = bound ? *bound : values[std::min<std::size_t>(n - 1, known - 1)];

@@ -29,7 +29,8 @@ const char* final_name(Final final);
 //   numbered chunks of consecutive prefixes; the nodes above them belong to chunk 0;
 // - the rounds: chunks run in rounds (1, 2, 4, ... chunks, then all the rest), every prefix
 //   of a round starting from the best game found in the rounds before it (at least the start
-//   target). Each prefix's search depends only on its round's target, never on which thread
+//   target). A search told its bound (--bound L) has no such rounds to find one: all its chunks
+//   make one round. Each prefix's search depends only on its round's target, never on which thread
 //   or device ran its neighbours, so a chunk's result, node counts included, is fixed.
 struct Plan {
   int n = 0;
@@ -42,6 +43,10 @@ struct Plan {
   int chunk_count = 1;
   Partial top;  // the levels 0..depth, counted once: chunk 0 carries them
   Tail tail;
+  int warmup = 0;  // rounds of 1, 2, ..., 2^(warmup-1) chunks before the rest
+  // Where the start target came from when a quick search found it (not --bound, not f(n-1)):
+  // the deck whose game reaches it, kept in the identity so that a resumed run starts alike.
+  std::vector<int> start_deck;
 
   // The pruning table for a search that starts from `target`: `bound` with the tail's cap.
   std::vector<std::int32_t> bounds_at(int target) const;
@@ -61,10 +66,15 @@ struct Plan {
 };
 
 inline constexpr int max_chunks = 4096;
+// Prefixes sit at least this far above the leaves, so a subtree is worth handing out.
+inline constexpr int min_levels_below = 6;
 inline constexpr int warmup_rounds = 8;  // rounds of 1, 2, ..., 128 chunks before the rest
 
-// Throws UsageError for n outside 1..max_n, a negative bound or a tail for another n.
-Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail = {});
+// Throws UsageError for n outside 1..max_n, a negative bound or a tail for another n. The
+// warm-up rounds: `warmup` where given (a journal's), else none with a bound and warmup_rounds
+// without.
+Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail = {},
+               std::optional<int> warmup = std::nullopt);
 
 // The pruning table's entry for h < n cards (see Plan).
 int bound_for(int h, Final final);

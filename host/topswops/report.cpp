@@ -3,20 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "host/common/output.hpp"
 #include "host/common/provenance.hpp"
 
 namespace piles::topswops {
 namespace {
-
-std::string group_digits(std::uint64_t x) {
-  std::string digits = std::to_string(x), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 // The target at which a solve's tail is quoted: the longest game found, else the start.
 int tail_target(const Solution& s) {
@@ -80,6 +73,9 @@ nlohmann::json to_json(const Solution& s) {
       {"device", s.target.device},
       {"threads", s.target.threads},
       {"start_target", s.start_target},
+      {"start_from", s.bound                 ? "bound"
+                     : !s.start_deck.empty() ? "quick search"
+                                             : "f(n-1)"},
       {"bound", s.bound ? nlohmann::json(*s.bound) : nlohmann::json()},
       {"complete", s.run.complete()},
       {"chunks", s.run.chunks},
@@ -88,6 +84,13 @@ nlohmann::json to_json(const Solution& s) {
   if (s.tail.n != 0) j["tail"] = {{"from", s.tail.from}, {"cap", s.tail.cap(tail_target(s))}};
   if (s.run.shard) j["shard"] = s.run.shard->name();
   if (!s.devices.empty()) j["device_shares"] = job::devices_json(s.devices);
+  if (!s.start_deck.empty()) j["start_deck"] = s.start_deck;
+  if (s.estimate)
+    j["estimate"] = {{"nodes", std::llround(s.estimate->nodes)},
+                     {"relative_error", rounded(s.estimate->relative_error(), 4)},
+                     {"target", s.estimate->target},
+                     {"probes", s.estimate->probes},
+                     {"seconds", rounded(s.estimate->seconds, 3)}};
   if (s.lane_use)
     j["lane_use"] = {{"warp_instructions_per_node", s.lane_use->instructions_per_node()},
                      {"lane_use", s.lane_use->lane_use()},
@@ -125,6 +128,9 @@ std::string to_text(const Solution& s, bool quiet) {
         "  tail           once card {} lands, at most {} more steps in a game of {} or more "
         "({} without the tail)\n",
         s.n, s.tail.cap(tail_target(s)), tail_target(s), bound_for(s.n - 1, s.final));
+  if (!s.start_deck.empty())
+    out += fmt::format("  searched from  {} steps, the game of {} found by a quick search\n",
+                       s.start_target, comma_list(s.start_deck));
   out += fmt::format("  nodes          {}\n", group_digits(s.result.total_nodes()));
   if (!quiet) {
     std::string levels;
@@ -212,6 +218,34 @@ std::string to_text(const TailResult& r, bool quiet) {
   }
   out += fmt::format("  time           {:.2f} s, {}\n", r.seconds, engine_text(r.target));
   out += run_status_text(r.run);
+  return out;
+}
+
+nlohmann::json to_json(const Plan& plan, const Estimate& e, int threads) {
+  std::vector<std::uint64_t> levels;
+  for (double x : e.per_level) levels.push_back(static_cast<std::uint64_t>(std::llround(x)));
+  return {{"n", plan.n},
+          {"final", final_name(plan.final)},
+          {"target", e.target},
+          {"estimated_nodes", std::llround(e.nodes)},
+          {"relative_error", rounded(e.relative_error(), 4)},
+          {"nodes_per_level", levels},
+          {"probes", e.probes},
+          {"seconds", rounded(e.seconds, 3)},
+          {"threads", threads}};
+}
+
+std::string to_text(const Plan& plan, const Estimate& e, int threads, bool quiet) {
+  std::string out = fmt::format("topswops n = {}{}, target {}\n", plan.n,
+                                plan.final == Final::sorted ? " ending sorted" : "", e.target);
+  out += fmt::format("  estimated nodes  {} (±{:.1f}%)\n", scientific(e.nodes, 3),
+                     100 * e.relative_error());
+  if (quiet) return out;
+  out += "  per level       ";
+  for (std::size_t l = 0; l < e.per_level.size(); ++l)
+    out += fmt::format(" {}:{}", l, scientific(e.per_level[l]));
+  out += fmt::format("\n  probes           {} in {:.2f} s, {}\n", group_digits(e.probes), e.seconds,
+                     plural(threads, "thread"));
   return out;
 }
 

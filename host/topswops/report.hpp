@@ -20,6 +20,10 @@ std::string to_text(const Game& g, bool quiet);
 nlohmann::json to_json(const Solution& s);
 std::string to_text(const Solution& s, bool quiet);
 
+// `topswops estimate`: quiet leaves out the levels and the probes.
+nlohmann::json to_json(const Plan& plan, const Estimate& e, int threads);
+std::string to_text(const Plan& plan, const Estimate& e, int threads, bool quiet);
+
 // `topswops tail`: quiet leaves out the lengths no deck has.
 nlohmann::json to_json(const TailResult& r);
 std::string to_text(const TailResult& r, bool quiet);

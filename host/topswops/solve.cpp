@@ -3,10 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
 
 #include "host/common/error.hpp"
+#include "host/common/output.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/gpu_engine.hpp"
+#include "host/topswops/play.hpp"
+#include "host/topswops/quick_bound.hpp"
 
 namespace piles::topswops {
 namespace {
@@ -21,9 +27,16 @@ struct Tally {
   int chunks_on_host = 0;  // of a GPU run: in slices too small for the device
 };
 
+// Searches from this many cards on are estimated before they run (well under a second for n =
+// 14, about one for 18 on two threads): their chunks are weighed in nodes, so the slices and the
+// ETA follow the work, and the progress opens with the estimate. Smaller ones are over at once.
+constexpr int estimated_from_n = 14;
+
 // Topswops as a job: the plan's chunks in its rounds, each round searching from the longest
 // game found before it, on the engine the options name (what the calls add up goes to `tally`).
-job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally) {
+// With an estimate the chunks are weighed in its nodes, else in prefixes.
+job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
+                  const Estimate* estimate = nullptr) {
   job::Job j;
   j.identity = plan.identity();
   j.chunk_count = static_cast<job::Chunk>(plan.chunk_count);
@@ -31,19 +44,35 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally) {
     const std::vector<int> chunks = plan.chunks_of_round(r);
     j.rounds.emplace_back(chunks.begin(), chunks.end());
   }
-  j.shared_rounds = warmup_rounds;
+  j.shared_rounds = plan.warmup;
   j.start_target = plan.start_target;
   j.raise = [](int target, const nlohmann::json& payload) {
     return std::max(target, payload.at("best").get<int>());
   };
-  j.weight = [&plan](job::Chunk c) { return plan.chunk_prefixes(static_cast<int>(c)); };
-  // Enough prefixes for the GPU kernel's threads or lanes, or a piece for every CPU thread.
-  j.slice_floor = [&plan, &options](const RunTarget& run) {
-    return run.backend == Backend::gpu ? gpu_launch_floor(plan.n, options.gpu_kernel)
+  j.weight = [&plan, estimate](job::Chunk c) -> std::uint64_t {
+    if (!estimate) return plan.chunk_prefixes(static_cast<int>(c));
+    return std::max<std::uint64_t>(1, std::llround(estimate->chunks[c]));
+  };
+  // Enough prefixes for the GPU kernel's threads or lanes, or a piece for every CPU thread; in
+  // nodes, at the estimate's mean per prefix.
+  const double per_prefix =
+      estimate && plan.prefix_count > 0 ? estimate->nodes / plan.prefix_count : 1.0;
+  j.slice_floor = [&plan, &options, per_prefix](const RunTarget& run) {
+    const std::uint64_t prefixes = run.backend == Backend::gpu
+                                       ? gpu_launch_floor(plan.n, options.gpu_kernel)
                                        : static_cast<std::uint64_t>(run.threads) * piece_prefixes;
+    return std::max<std::uint64_t>(1, std::llround(prefixes * per_prefix));
   };
   j.label = fmt::format("topswops n={}", plan.n);
-  j.unit = "prefixes";
+  j.unit = estimate ? "nodes" : "prefixes";
+  if (estimate) {
+    j.measure = [&plan](const nlohmann::json& payload) {
+      return partial_from_json(payload, plan.n, "chunk").total_nodes();
+    };
+    j.preamble = fmt::format("estimated nodes {} (±{:.1f}%) at target {}, from {} probes",
+                             scientific(estimate->nodes), 100 * estimate->relative_error(),
+                             estimate->target, group_digits(estimate->probes));
+  }
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     partial_from_json(payload, plan.n, where);
   };
@@ -58,14 +87,10 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally) {
     };
     const std::vector<int> ids(chunks.begin(), chunks.end());
     if (run.backend == Backend::gpu) {
-      std::uint64_t prefixes = 0;
-      for (int c : ids) prefixes += plan.chunk_prefixes(c);
-      if (options.small_slices_on_host &&
-          slice_on_host(prefixes, run.threads, gpu_lanes_in_flight(plan.n, options.gpu_kernel))) {
+      if (!run_chunks_gpu(plan, ids, target, found, options.gpu_kernel, lockstep_pass_budget,
+                          gpu::default_found_capacity, run.threads, options.small_slices_on_host)) {
         run_chunks_cpu(plan, ids, target, run.threads, found);
         tally.chunks_on_host += static_cast<int>(ids.size());
-      } else {
-        run_chunks_gpu(plan, ids, target, found, options.gpu_kernel);
       }
     } else if (options.engine == CpuEngine::lockstep) {
       const LockstepOptions lockstep{lockstep_passes, run.threads, run.threads};
@@ -97,13 +122,73 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   return s;
 }
 
+// The start of a run told no bound, as rank 0 decides it and every rank reads it: "steps
+// d1,d2,...", or "" to start from f(n-1).
+std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain) {
+  const std::string& journal = options.run.checkpoint;
+  // A journal already begun starts where it started.
+  if (!journal.empty() && std::filesystem::exists(journal) &&
+      std::filesystem::file_size(journal) > 0) {
+    std::string start;
+    job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
+      if (p.contains("start_deck"))
+        start = fmt::format("{} {}", p.at("start_target").get<int>(),
+                            comma_list(p.at("start_deck").get<std::vector<int>>()));
+    });
+    return start;
+  }
+  const bool talk = !job::progress_style(options.run).quiet;
+  if (talk)
+    fmt::print(stderr,
+               "piles: topswops n={}: a quick search for a long game to start from ({} s)\n",
+               options.n, options.quick_seconds);
+  const LongGame game = find_long_game({.n = options.n,
+                                        .final = options.final,
+                                        .seconds = options.quick_seconds,
+                                        .threads = run.threads});
+  // The start target must be a real game's length: played again here.
+  const Game check = play(game.deck);
+  if (check.steps != game.steps || (options.final == Final::sorted && !check.ends_sorted))
+    throw std::logic_error(fmt::format("the quick search's deck {} does not play {} steps",
+                                       comma_list(game.deck), game.steps));
+  if (talk)
+    fmt::print(stderr,
+               "piles: topswops n={}: {} steps (found after {:.1f} s), against {} for f({})\n",
+               options.n, game.steps, game.seconds, plain.start_target, options.n - 1);
+  if (game.steps <= plain.start_target) return "";
+  return fmt::format("{} {}", game.steps, comma_list(game.deck));
+}
+
+// The plan of a run: --bound's start, or a quick search's game (quick_start), or f(n-1)'s.
+Plan plan_for(const SolveOptions& options, const RunTarget& run) {
+  Plan plain = make_plan(options.n, options.final, options.bound, options.tail);
+  if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
+      options.run.shard)
+    return plain;
+  const mpi::Session* session = options.run.session;
+  std::string start = !session || session->root() ? quick_start(options, run, plain) : "";
+  if (session) start = mpi::broadcast(*session, start);
+  if (start.empty()) return plain;
+  const auto space = start.find(' ');
+  Plan plan = make_plan(options.n, options.final, std::stoi(start.substr(0, space)), options.tail,
+                        warmup_rounds);
+  plan.start_deck = parse_deck(start.substr(space + 1));
+  return plan;
+}
+
 }  // namespace
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
-  const Plan plan = make_plan(options.n, options.final, options.bound, options.tail);
+  const Plan plan = plan_for(options, run);
   Tally tally;
-  Solution s = make_solution(plan, options.bound,
-                             job::run(make_job(plan, options, tally), options.run, run));
+  std::optional<Estimate> estimate;
+  if (plan.n >= estimated_from_n)
+    estimate = estimate_search(plan, plan.start_target, default_probes_per_chunk, run.threads);
+  Solution s = make_solution(
+      plan, options.bound,
+      job::run(make_job(plan, options, tally, estimate ? &*estimate : nullptr), options.run, run));
+  s.estimate = estimate;
+  s.start_deck = plan.start_deck;
   s.target = run;
   s.chunks_on_host = tally.chunks_on_host;
   if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep)
@@ -117,22 +202,28 @@ namespace {
 Plan plan_of(const std::string& journal) {
   int n = 0;
   Final final = Final::any;
-  int start_target = 0;
+  int start_target = 0, warmup = warmup_rounds;
   Tail tail;
+  std::vector<int> start_deck;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     n = p.at("n").get<int>();
+    warmup = p.value("warmup_rounds", warmup_rounds);
     final = p.at("final") == "sorted" ? Final::sorted : Final::any;
     start_target = p.at("start_target").get<int>();
     if (p.contains("tail"))
       tail = {n, p.at("tail").at("from").get<int>(),
               p.at("tail").at("longest").get<std::vector<int>>()};
+    if (p.contains("start_deck")) start_deck = p.at("start_deck").get<std::vector<int>>();
   });
-  return make_plan(n, final, start_target, tail);
+  Plan plan = make_plan(n, final, start_target, tail, warmup);
+  plan.start_deck = start_deck;
+  return plan;
 }
 
 // The answer of a plan's records, read from journals rather than run.
 Solution merged(const Plan& plan, const job::Outcome& outcome) {
   Solution s = make_solution(plan, std::nullopt, outcome);
+  s.start_deck = plan.start_deck;
   s.target.device = "merge";
   return s;
 }

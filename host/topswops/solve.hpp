@@ -6,6 +6,7 @@
 
 #include "host/common/backend.hpp"
 #include "host/job/driver.hpp"
+#include "host/topswops/estimate.hpp"
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/lockstep_engine.hpp"
 #include "host/topswops/partial.hpp"
@@ -20,6 +21,9 @@ enum class CpuEngine { dfs, lockstep };
 
 // What to solve, and with which engine; how it runs (journal, shard, MPI, slices, time limit,
 // progress) is the job driver's. Every engine gives the same chunks, so journals mix freely.
+inline constexpr int quick_from_n = 17;
+inline constexpr double default_quick_seconds = 60;
+
 struct SolveOptions {
   int n = 0;
   Final final = Final::any;
@@ -30,6 +34,11 @@ struct SolveOptions {
   // On a GPU, slices the host's threads would finish sooner run there (slice_on_host);
   // false sends every slice to the device (tests, checks of the kernels).
   bool small_slices_on_host = true;
+  // Without --bound, from quick_from_n cards on and not in a shard: seconds of a quick search
+  // for a long game to start from (quick_bound.hpp), where f(n-1) would cost minutes of rounds
+  // that only find one; 0: none.
+  double quick_seconds = default_quick_seconds;
+  int quick_from = quick_from_n;  // lower in tests, to try it where it is quick
   job::Options run;
 };
 
@@ -48,6 +57,8 @@ struct Solution {
   std::optional<LaneUse> lane_use;  // the lockstep CPU engine's warp model, this process's part
   int chunks_on_host = 0;           // of a GPU run, by this process: in slices too small for it
   std::vector<job::DeviceShare> devices;  // a run on several devices, each one's share
+  std::optional<Estimate> estimate;       // of the search's nodes, made before it ran
+  std::vector<int> start_deck;  // the quick search's game the start target came from, if any
 };
 
 // Runs the search (or its shard) through the job driver, on either engine. Under MPI every rank

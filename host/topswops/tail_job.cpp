@@ -164,7 +164,7 @@ Plan tail_plan(int n, int from) {
   if (from < 1 || from > most)
     throw UsageError(fmt::format("--from: {} is out of range (1..{}, the longest game on {} cards)",
                                  from, most, n - 1));
-  return make_plan(n - 1, Final::any, from);
+  return make_plan(n - 1, Final::any, from, {}, warmup_rounds);
 }
 
 TailResult make_result(const Plan& plan, int n, const TailStart& start,

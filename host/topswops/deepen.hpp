@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "host/topswops/partial.hpp"
+#include "host/topswops/plan.hpp"
+#include "kernels/topswops_search.hpp"
+
+namespace piles::topswops {
+
+// A slice for a device, cut below the plan's prefixes until it holds enough of them for every
+// lane (the journal's chunks and their results stay as they are; only the device's work is cut
+// finer). Each prefix of the slice becomes a group of its descendants `extra` levels down,
+// searched on the device with the slice's target; the nodes between (and, for sorted finals,
+// the games ending there) are counted on the host into the group's top.
+//
+// Cut this way, a prefix gives the results of its own search exactly when no game longer than
+// the target turns up below it: until the first such game the search of the whole prefix runs
+// at that target too, and visits the same nodes in the same order. A longer game raises the
+// target for the rest of the prefix's search, which its descendants on separate lanes cannot
+// see, so a group whose best beats the target is searched again whole (finish_groups). That
+// happens only in the rounds that raise the target, and for few prefixes.
+struct DeepWork {
+  gpu::TopswopsWork work;     // work.chunk_ends: one group per prefix, or per chunk if not cut
+  int extra = 0;              // levels below the plan's depth (0: not cut)
+  std::vector<Partial> tops;  // per group when cut: the levels depth+1..depth+extra
+  std::vector<std::size_t> prefix;  // per group when cut: the plan's prefix it came from
+  std::vector<int> slot;            // per group: its chunk's index in the slice
+  std::size_t slots = 0;            // chunks in the slice
+};
+
+// The slice `chunks` at `target`, cut on `threads` threads until it holds at least `want`
+// prefixes or reaches level `deepest` (by default device_levels_below above the leaves; at most
+// n - 3).
+DeepWork deepen(const Plan& plan, const std::vector<int>& chunks, int target, std::uint64_t want,
+                int threads = 1, std::uint64_t found_capacity = gpu::default_found_capacity,
+                std::optional<int> deepest = std::nullopt);
+
+// The chunks' partials (one per entry of the slice) from the groups' results on the device:
+// each group's top added, and a group that found a game longer than the target searched again
+// whole on `threads` CPU threads. Returns how many prefixes were searched again in `again`.
+std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int target,
+                                   std::vector<Partial> groups, int threads,
+                                   std::size_t* again = nullptr);
+
+// The device's search of a work, one partial per group (the GPU kernels, or a stand-in).
+using DeviceSearch = std::function<std::vector<Partial>(const gpu::TopswopsWork&)>;
+
+// A slice on a device of `lanes` lanes: cut to eight prefixes a lane, searched, finished.
+std::vector<Partial> search_on_device(const Plan& plan, const std::vector<int>& chunks, int target,
+                                      std::uint64_t lanes, int threads, const DeviceSearch& search,
+                                      std::uint64_t found_capacity = gpu::default_found_capacity);
+
+// A device's prefixes sit at least this far above the leaves: closer, cutting them would cost
+// the host more than searching them costs the device. At n = 15 and 16 (searches of seconds
+// on a GPU) this is what lets the smallest slices, a chunk, reach eight prefixes a lane.
+inline constexpr int device_levels_below = 3;
+
+// Prefixes a slice for a device of `lanes` lanes holds at least, where the tree allows.
+constexpr std::uint64_t prefixes_for_lanes(std::uint64_t lanes) {
+  return 8 * lanes;
+}
+
+}  // namespace piles::topswops

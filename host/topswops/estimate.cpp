@@ -1,0 +1,106 @@
+#include "host/topswops/estimate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "core/topswops.hpp"
+
+namespace piles::topswops {
+namespace {
+
+// One probe below node f at `level`: adds the estimate of each level's nodes below f to
+// `per_level` and returns their sum.
+template <int W>
+double probe(const Problem& p, Frame<W> f, int level, int target, std::mt19937_64& random,
+             double* per_level) {
+  const Deck<W> sorted = sorted_deck<W>(p.n);
+  double weight = 1, sum = 0;
+  Frame<W> children[max_n];
+  while (level < p.n - 1) {
+    open_choices(f);
+    prune_choices(f, p, target);
+    int count = 0;
+    for (std::uint32_t todo = f.todo; todo; todo &= todo - 1)
+      if (play_choice(f, bits::trailing_zeros32(todo), p, target, sorted, children[count])) ++count;
+    if (count == 0) break;
+    weight *= count;
+    per_level[++level] += weight;
+    sum += weight;
+    f = children[std::uniform_int_distribution<int>(0, count - 1)(random)];
+  }
+  return sum;
+}
+
+struct ChunkEstimate {
+  double nodes = 0, variance = 0;
+};
+
+template <int W>
+ChunkEstimate estimate_chunk(const Plan& plan, const Problem& problem, int chunk, int target,
+                             int probes, std::uint64_t seed, double* per_level) {
+  const std::size_t first = plan.chunk_begin(chunk), prefixes = plan.chunk_prefixes(chunk);
+  if (prefixes == 0 || probes <= 0) return {};
+  std::mt19937_64 random(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(chunk));
+  std::vector<double> levels(plan.n, 0.0);
+  double sum = 0, squares = 0;
+  for (int i = 0; i < probes; ++i) {
+    const std::size_t prefix =
+        first + std::uniform_int_distribution<std::size_t>(0, prefixes - 1)(random);
+    Deck<W> start;
+    const Frame<W> f =
+        replay<W>(problem, plan.choices.data() + prefix * plan.depth, plan.depth, start);
+    const double x = probe(problem, f, plan.depth, target, random, levels.data());
+    sum += x;
+    squares += x * x;
+  }
+  const double scale = static_cast<double>(prefixes) / probes;
+  for (int l = 0; l < plan.n; ++l) per_level[l] += levels[l] * scale;
+  const double mean = sum / probes;
+  const double variance = probes > 1 ? (squares - probes * mean * mean) / (probes - 1) : 0;
+  // The chunk's estimate is prefixes * mean; its variance that of the mean, scaled.
+  return {prefixes * mean,
+          static_cast<double>(prefixes) * prefixes * std::max(variance, 0.0) / probes};
+}
+
+}  // namespace
+
+Estimate estimate_search(const Plan& plan, int target, int probes_per_chunk, int threads,
+                         std::uint64_t seed) {
+  const auto begin = std::chrono::steady_clock::now();
+  Estimate e;
+  e.target = target;
+  e.per_level.assign(plan.n, 0.0);
+  for (int l = 0; l < plan.n && l < static_cast<int>(plan.top.nodes.size()); ++l)
+    e.per_level[l] = static_cast<double>(plan.top.nodes[l]);
+  e.chunks.assign(plan.chunk_count, 0.0);
+  if (plan.n > 1) {
+    const std::vector<std::int32_t> table = plan.bounds_at(target);
+    const Problem problem = plan.problem(table);
+    std::vector<ChunkEstimate> chunks(plan.chunk_count);
+    std::vector<std::vector<double>> levels(plan.chunk_count);
+#pragma omp parallel for schedule(dynamic, 8) num_threads(std::max(threads, 1))
+    for (int c = 0; c < plan.chunk_count; ++c) {
+      levels[c].assign(plan.n, 0.0);
+      chunks[c] = words_for(plan.n) == 2
+                      ? estimate_chunk<2>(plan, problem, c, target, probes_per_chunk, seed,
+                                          levels[c].data())
+                      : estimate_chunk<3>(plan, problem, c, target, probes_per_chunk, seed,
+                                          levels[c].data());
+    }
+    double variance = 0;
+    for (int c = 0; c < plan.chunk_count; ++c) {
+      e.chunks[c] = chunks[c].nodes;
+      variance += chunks[c].variance;
+      for (int l = 0; l < plan.n; ++l) e.per_level[l] += levels[c][l];
+    }
+    e.standard_error = std::sqrt(variance);
+    e.probes = static_cast<std::uint64_t>(probes_per_chunk) * plan.chunk_count;
+  }
+  for (double x : e.per_level) e.nodes += x;
+  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return e;
+}
+
+}  // namespace piles::topswops

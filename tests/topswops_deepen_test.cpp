@@ -1,0 +1,119 @@
+// A slice for a device cut below the plan's prefixes (host/topswops/deepen.hpp): on a device of
+// 150,000 lanes (an H100 holds about that many) the smallest slices of n = 15..18 hold at least
+// eight prefixes a lane, and a cut slice searched on a stand-in device (the CPU search of the
+// same work) gives every chunk exactly the CPU engine's result, nodes per level included, also
+// where a game longer than the target sends prefixes back to be searched whole.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "host/topswops/cpu_engine.hpp"
+#include "host/topswops/deepen.hpp"
+#include "host/topswops/plan.hpp"
+#include "host/topswops/published.hpp"
+
+namespace ts = piles::topswops;
+
+namespace {
+
+std::vector<ts::Partial> on_cpu(const ts::Plan& plan, const std::vector<int>& chunks, int target) {
+  std::vector<ts::Partial> out(chunks.size());
+  ts::run_chunks_cpu(plan, chunks, target, 2, [&](int chunk, const ts::Partial& p, double) {
+    for (std::size_t i = 0; i < chunks.size(); ++i)
+      if (chunks[i] == chunk) out[i] = p;
+  });
+  return out;
+}
+
+// The chunks searched cut for a device of `lanes` lanes, on the stand-in device; `again` counts
+// the prefixes searched again whole.
+std::vector<ts::Partial> cut(const ts::Plan& plan, const std::vector<int>& chunks, int target,
+                             std::uint64_t lanes, std::size_t& again, int& extra) {
+  // Down to three levels above the leaves: the plan's own prefixes at these n already sit as
+  // deep as a device's slice is cut by default.
+  const ts::DeepWork deep = ts::deepen(plan, chunks, target, ts::prefixes_for_lanes(lanes), 2,
+                                       piles::gpu::default_found_capacity, plan.n - 3);
+  extra = deep.extra;
+  return ts::finish_groups(plan, deep, target, ts::search_work_cpu(deep.work), 2, &again);
+}
+
+// The slices a device is handed: each warm-up round whole (the job driver runs a round in
+// slices of at least the device's lanes in prefixes, and these rounds hold fewer), and in the
+// last round slices of that floor, here its first and its last.
+std::vector<std::vector<int>> smallest_slices(const ts::Plan& plan, std::uint64_t lanes) {
+  std::vector<std::vector<int>> slices;
+  for (int r = 0; r < plan.warmup; ++r) slices.push_back(plan.chunks_of_round(r));
+  const std::vector<int> last = plan.chunks_of_round(plan.warmup);
+  std::vector<int> head, tail;
+  for (std::uint64_t i = 0, held = 0; i < last.size() && held < lanes; ++i) {
+    head.push_back(last[i]);
+    held += plan.chunk_prefixes(last[i]);
+  }
+  for (std::uint64_t i = last.size(), held = 0; i > 0 && held < lanes; --i) {
+    tail.insert(tail.begin(), last[i - 1]);
+    held += plan.chunk_prefixes(last[i - 1]);
+  }
+  slices.push_back(head);
+  slices.push_back(tail);
+  return slices;
+}
+
+}  // namespace
+
+TEST(Deepen, TheSmallestSlicesFillADeviceOf150000Lanes) {
+  constexpr std::uint64_t lanes = 150'000;
+  for (int n = 15; n <= 18; ++n) {
+    const ts::Plan plan = ts::make_plan(n, ts::Final::any, std::nullopt);
+    for (const std::vector<int>& slice : smallest_slices(plan, lanes)) {
+      const ts::DeepWork deep =
+          ts::deepen(plan, slice, plan.start_target, ts::prefixes_for_lanes(lanes), 2);
+      EXPECT_GE(deep.work.chunk_ends.back(), 1'200'000u)
+          << "n = " << n << ", chunks " << slice.front() << ".." << slice.back();
+      EXPECT_LE(deep.work.depth, n - 1 - ts::device_levels_below);
+    }
+  }
+}
+
+TEST(Deepen, ASliceAlreadyLargeEnoughIsNotCut) {
+  const ts::Plan plan = ts::make_plan(12, ts::Final::any, std::nullopt);
+  const ts::DeepWork deep = ts::deepen(plan, {0, 1, 2}, plan.start_target, 1);
+  EXPECT_EQ(deep.extra, 0);
+  EXPECT_EQ(deep.work.depth, plan.depth);
+  EXPECT_EQ(deep.work.chunk_ends.size(), 3u);
+}
+
+TEST(Deepen, CutSlicesGiveEveryChunkTheCpuEnginesResult) {
+  std::size_t searched_again = 0;
+  for (const ts::Final final : {ts::Final::any, ts::Final::sorted}) {
+    for (int n = 9; n <= 12; ++n) {
+      const ts::Plan plan = ts::make_plan(n, final, std::nullopt);
+      const int longest =
+          final == ts::Final::sorted ? ts::published::longest_sorted[n] : ts::published::longest[n];
+      std::vector<int> chunks(plan.chunk_count);  // one slice of every chunk
+      for (int c = 0; c < plan.chunk_count; ++c) chunks[c] = c;
+      // From the start target games longer than it raise the target inside prefixes; from the
+      // answer none does.
+      for (const int target : {plan.start_target, longest}) {
+        std::size_t again = 0;
+        int extra = 0;
+        const auto deep = cut(plan, chunks, target, 1'000'000, again, extra);
+        const auto cpu = on_cpu(plan, chunks, target);
+        const std::string where = "n = " + std::to_string(n) + ", target " +
+                                  std::to_string(target) + ", " + ts::final_name(final);
+        EXPECT_GT(extra, 0) << where;
+        ASSERT_EQ(deep.size(), cpu.size()) << where;
+        for (std::size_t i = 0; i < cpu.size(); ++i) EXPECT_EQ(deep[i], cpu[i]) << where;
+        if (target == longest) EXPECT_EQ(again, 0u) << where;
+        searched_again += again;
+      }
+    }
+  }
+  EXPECT_GT(searched_again, 0u);  // the path that searches prefixes again whole was taken
+}
+
+TEST(Deepen, ABoundMakesOneRoundAndNoBoundTheWarmUps) {
+  EXPECT_EQ(ts::make_plan(12, ts::Final::any, 65).round_count(), 1);
+  EXPECT_EQ(ts::make_plan(12, ts::Final::any, 65).identity().at("warmup_rounds"), 0);
+  EXPECT_EQ(ts::make_plan(12, ts::Final::any, std::nullopt).round_count(), ts::warmup_rounds + 1);
+}

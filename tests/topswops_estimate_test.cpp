@@ -1,0 +1,91 @@
+// The size of a Topswops search estimated before it runs (host/topswops/estimate.hpp, Knuth's
+// random probes): close to the exact node count of the same tree at a fixed target, counted by
+// the CPU engine, and within a factor 1.5 of what whole searches counted (results/: f(14)
+// and f(15) with its tail; f(16) on an NVIDIA H100, results/bench/gpu_h100.md).
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "host/topswops/cpu_engine.hpp"
+#include "host/topswops/estimate.hpp"
+#include "host/topswops/plan.hpp"
+#include "host/topswops/published.hpp"
+#include "host/topswops/tail_job.hpp"
+
+namespace ts = piles::topswops;
+
+namespace {
+
+// Every node of the plan's search with every chunk at `target`.
+double exact_nodes(const ts::Plan& plan, int target) {
+  std::vector<int> all(plan.chunk_count);
+  std::iota(all.begin(), all.end(), 0);
+  double nodes = static_cast<double>(plan.top.total_nodes());
+  ts::run_chunks_cpu(plan, all, target, 2,
+                     [&](int, const ts::Partial& p, double) { nodes += p.total_nodes(); });
+  return nodes;
+}
+
+}  // namespace
+
+TEST(Estimate, CloseToTheExactCountOfTheSameTree) {
+  for (const ts::Final final : {ts::Final::any, ts::Final::sorted})
+    for (int n = 10; n <= 12; ++n) {
+      const ts::Plan plan = ts::make_plan(n, final, std::nullopt);
+      for (const int target : {plan.start_target, plan.start_target + 5}) {
+        const ts::Estimate e = ts::estimate_search(plan, target, 32, 2);
+        const double exact = exact_nodes(plan, target);
+        const std::string where = "n = " + std::to_string(n) + ", target " +
+                                  std::to_string(target) + ", " + ts::final_name(final);
+        EXPECT_NEAR(e.nodes / exact, 1.0, 0.05) << where;
+        // The spread it reports is of the right size: the error within five of it, and small.
+        EXPECT_LT(std::abs(e.nodes - exact), 5 * e.standard_error + 0.01 * exact) << where;
+        EXPECT_LT(e.relative_error(), 0.05) << where;
+        EXPECT_EQ(e.probes, 32u * plan.chunk_count);
+      }
+    }
+}
+
+TEST(Estimate, WithinAFactorOneAndAHalfOfWholeSearches) {
+  struct Known {
+    int n;
+    double nodes;
+  };
+  // From the answer's length the estimate sees the tree a search sees once its target reached it.
+  for (const Known k : {Known{14, 805'587'032.0}, Known{16, 156'221'270'324.0}}) {
+    const ts::Plan plan = ts::make_plan(k.n, ts::Final::any, std::nullopt);
+    const ts::Estimate e = ts::estimate_search(plan, ts::published::longest[k.n], 32, 2);
+    EXPECT_GT(e.nodes, k.nodes / 1.5) << k.n;
+    EXPECT_LT(e.nodes, k.nodes * 1.5) << k.n;
+  }
+  const ts::Tail tail =
+      ts::read_tail({std::string(PILES_SOURCE_DIR) + "/results/topswops/runs/tail_15.journal"})
+          .tail(ts::Final::any);
+  const ts::Plan plan = ts::make_plan(15, ts::Final::any, std::nullopt, tail);
+  const ts::Estimate e = ts::estimate_search(plan, 113, 32, 2);
+  EXPECT_GT(e.nodes, 8'226'762'045.0 / 1.5);
+  EXPECT_LT(e.nodes, 8'226'762'045.0 * 1.5);
+}
+
+TEST(Estimate, TheSameSeedGivesTheSameEstimateOnAnyThreads) {
+  const ts::Plan plan = ts::make_plan(12, ts::Final::any, std::nullopt);
+  const ts::Estimate one = ts::estimate_search(plan, 65, 8, 1, 7);
+  const ts::Estimate two = ts::estimate_search(plan, 65, 8, 2, 7);
+  EXPECT_EQ(one.nodes, two.nodes);
+  EXPECT_EQ(one.chunks, two.chunks);
+  EXPECT_NE(one.nodes, ts::estimate_search(plan, 65, 8, 1, 8).nodes);
+}
+
+TEST(Estimate, LevelsAddUpAndTheTopIsExact) {
+  const ts::Plan plan = ts::make_plan(11, ts::Final::any, std::nullopt);
+  const ts::Estimate e = ts::estimate_search(plan, 51, 4, 2);
+  ASSERT_EQ(e.per_level.size(), 11u);
+  for (int l = 0; l <= plan.depth; ++l)
+    EXPECT_EQ(e.per_level[l], static_cast<double>(plan.top.nodes[l])) << l;
+  EXPECT_NEAR(std::accumulate(e.per_level.begin(), e.per_level.end(), 0.0), e.nodes,
+              1e-6 * e.nodes);
+  const double chunks = std::accumulate(e.chunks.begin(), e.chunks.end(), 0.0);
+  EXPECT_NEAR(chunks + static_cast<double>(plan.top.total_nodes()), e.nodes, 1e-6 * e.nodes);
+}

@@ -1,0 +1,71 @@
+// A solve told no bound that starts from a quick search's game (solve.hpp, quick_bound.hpp):
+// the answer, every deck of it, stays that of the search from f(n-1); where the start came from
+// is in the answer and the journal, and a resumed journal starts from the same game.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "host/topswops/play.hpp"
+#include "host/topswops/published.hpp"
+#include "host/topswops/report.hpp"
+#include "host/topswops/solve.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace ts = piles::topswops;
+
+namespace {
+
+ts::Solution solve(int n, ts::Final final, double quick, const std::string& journal = "") {
+  ts::SolveOptions o;
+  o.n = n;
+  o.final = final;
+  o.quick_seconds = quick;
+  o.quick_from = 10;  // where the quick search is quick
+  o.run.checkpoint = journal;
+  o.run.quiet = true;
+  piles::RunTarget cpu;
+  cpu.threads = 2;
+  return ts::solve(o, cpu);
+}
+
+}  // namespace
+
+TEST(TopswopsQuickStart, TheAnswerIsTheSearchFromFnMinusOnes) {
+  for (const ts::Final final : {ts::Final::any, ts::Final::sorted})
+    for (int n : {10, 11, 12}) {
+      const ts::Solution plain = solve(n, final, 0);
+      const ts::Solution quick = solve(n, final, 2);
+      EXPECT_TRUE(plain.start_deck.empty());
+      ASSERT_FALSE(quick.start_deck.empty()) << n;
+      // The start is a real game: it plays the steps the search started from.
+      EXPECT_EQ(ts::play(quick.start_deck).steps, quick.start_target);
+      EXPECT_GT(quick.start_target, plain.start_target);
+      EXPECT_EQ(quick.result.best, plain.result.best) << n;
+      EXPECT_EQ(quick.result.count, plain.result.count) << n;
+      EXPECT_EQ(quick.result.decks, plain.result.decks) << n;
+      const nlohmann::json j = ts::to_json(quick);
+      EXPECT_EQ(j.at("start_from"), "quick search");
+      EXPECT_EQ(j.at("start_deck"), quick.start_deck);
+      EXPECT_EQ(ts::to_json(plain).at("start_from"), "f(n-1)");
+    }
+}
+
+TEST(TopswopsQuickStart, AJournalKeepsItsStartAndResumesFromIt) {
+  piles::testing::TempDir dir;
+  const std::string journal = dir.file("quick.journal");
+  const ts::Solution first = solve(12, ts::Final::any, 2, journal);
+  std::ifstream in(journal);
+  std::string problem;
+  std::getline(in, problem);
+  EXPECT_NE(problem.find("\"start_deck\""), std::string::npos) << problem;
+  // Run again on the finished journal: no quick search, the same start, every chunk resumed.
+  const ts::Solution again = solve(12, ts::Final::any, 2, journal);
+  EXPECT_EQ(again.start_deck, first.start_deck);
+  EXPECT_EQ(again.run.chunks_resumed, static_cast<int>(again.run.chunks));
+  EXPECT_EQ(again.result, first.result);
+  const ts::Solution merged = ts::merge({journal});
+  EXPECT_EQ(merged.start_deck, first.start_deck);
+  EXPECT_EQ(merged.result.best, ts::published::longest[12]);
+}
