@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/topswops.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/game_sink.hpp"
 
 namespace piles::topswops {
@@ -49,7 +50,9 @@ void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target
   }
   std::mutex mutex;
   std::exception_ptr failure;
-  const auto search = words_for(plan.n) == 2 ? search_prefixes<2> : search_prefixes<3>;
+  const auto search = plan.backward            ? search_backward_prefixes
+                      : words_for(plan.n) == 2 ? search_prefixes<2>
+                                               : search_prefixes<3>;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const Piece& piece = pieces[i];

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/topswops.hpp"
+#include "core/topswops_backward.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/tail.hpp"
 
@@ -42,6 +43,10 @@ struct Plan {
   int chunk_count = 1;
   Partial top;  // the levels 0..depth, counted once: chunk 0 carries them
   Tail tail;
+  // Set for the backward search of games ending sorted (backward.hpp): its prefixes are moves
+  // down from the sorted deck, bound[p] bounds f(p), and its levels are the decks' deepest
+  // card at home (level p - 1; level 0 also holds the leaves).
+  std::optional<backward::Prune> backward;
 
   // The pruning table for a search that starts from `target`: `bound` with the tail's cap.
   std::vector<std::int32_t> bounds_at(int target) const;

@@ -7,6 +7,7 @@
 #include "host/common/error.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/gpu_engine.hpp"
+#include "host/topswops/replay.hpp"
 
 namespace piles::topswops {
 namespace {
@@ -50,11 +51,11 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally) {
   j.run = [&plan, &options, &tally](const std::vector<job::Chunk>& chunks, int target,
                                     const RunTarget& run, const job::ChunkDone& done) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
-      if (chunk != 0)
-        return done(static_cast<job::Chunk>(chunk), partial_to_json(partial), seconds);
-      Partial with_top = partial;  // chunk 0 carries the levels above the prefixes
-      with_top.merge(plan.top);
-      done(0, partial_to_json(with_top), seconds);
+      Partial whole = partial;
+      if (chunk == 0) whole.merge(plan.top);  // chunk 0 carries the levels above the prefixes
+      // The backward search builds its decks from moves back: each is played forward first.
+      if (plan.backward) replay_games(whole, plan.n, Final::sorted, chunk, "backward search");
+      done(static_cast<job::Chunk>(chunk), partial_to_json(whole), seconds);
     };
     const std::vector<int> ids(chunks.begin(), chunks.end());
     if (run.backend == Backend::gpu) {
@@ -97,10 +98,24 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   return s;
 }
 
+// The backward engine's plan, or the forward search's.
+Plan plan_for(const SolveOptions& options, const RunTarget& run) {
+  if (options.engine != CpuEngine::backward)
+    return make_plan(options.n, options.final, options.bound, options.tail);
+  if (options.final != Final::sorted)
+    throw UsageError(
+        "--engine backward: it searches back from the sorted deck, so only games ending sorted "
+        "(add --final sorted)");
+  if (options.tail.n != 0) throw UsageError("--engine backward: takes no --tail");
+  if (run.backend != Backend::cpu)
+    throw UsageError("--engine backward: runs on CPU threads only (add --backend cpu)");
+  return make_backward_plan(options.n, options.bound, options.prune);
+}
+
 }  // namespace
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
-  const Plan plan = make_plan(options.n, options.final, options.bound, options.tail);
+  const Plan plan = plan_for(options, run);
   Tally tally;
   Solution s = make_solution(plan, options.bound,
                              job::run(make_job(plan, options, tally), options.run, run));
@@ -119,14 +134,18 @@ Plan plan_of(const std::string& journal) {
   Final final = Final::any;
   int start_target = 0;
   Tail tail;
+  std::optional<backward::Prune> prune;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     n = p.at("n").get<int>();
+    if (p.value("search", "") == "backward-sorted/1")
+      prune = parse_prune(p.at("prune").get<std::string>());
     final = p.at("final") == "sorted" ? Final::sorted : Final::any;
     start_target = p.at("start_target").get<int>();
     if (p.contains("tail"))
       tail = {n, p.at("tail").at("from").get<int>(),
               p.at("tail").at("longest").get<std::vector<int>>()};
   });
+  if (prune) return make_backward_plan(n, start_target, *prune);
   return make_plan(n, final, start_target, tail);
 }
 
