@@ -33,7 +33,8 @@ enum class Prune : std::uint8_t {
   // Also, where the move into D flipped more than h1 cards (card k > h1 on top), at most f(h1)
   // minus the length of the h1-card game of the relabelled top of D: the h1-card game of
   // `home` passes through that deck and goes on with its game (any relabelling will do; two
-  // are tried). Elsewhere the parent's bound, one move shallower, is as strong.
+  // are tried). Checked only there: below such a node, while h1 stays, each node's h1-card
+  // game runs through its parent's, one move longer, so the bound stays where it was.
   play,
 };
 
