@@ -93,6 +93,18 @@ TEST_P(GpuTopswops, ThreeWordDecksMatchTheCpuEngine) {
   EXPECT_GT(cpu.at(chunks[0]).total_nodes(), 0u);
 }
 
+TEST_P(GpuTopswops, SlicesCutForTheDeviceMatchTheCpuEngine) {
+  // From f(13) the first rounds of 14 cards find longer games: the prefixes below which the
+  // cut slice finds one are searched again whole (deepen.hpp); from f(14) none is.
+  const ts::Plan plan = ts::make_plan(14, ts::Final::any, std::nullopt);
+  for (const int target : {plan.start_target, ts::published::longest[14]})
+    for (const std::vector<int>& chunks : {std::vector<int>{0}, std::vector<int>{1, 2}}) {
+      const Chunks cpu = cpu_chunks(plan, chunks, target);
+      const Chunks on_gpu = run_gpu(plan, chunks, target, {GetParam()});
+      for (int c : chunks) EXPECT_EQ(on_gpu.at(c), cpu.at(c)) << "chunk " << c << ", " << target;
+    }
+}
+
 TEST_P(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
   ts::TailOptions o;
   o.n = 12;

@@ -27,7 +27,7 @@ void run_play(const std::string& text, const CommonOptions& common) {
 }
 
 struct SolveArgs {
-  std::string n, final = "any", bound, engine = "dfs", gpu_kernel = "lockstep",
+  std::string n, final = "any", bound, engine, prune, gpu_kernel = "lockstep",
                  small_slices = "host", quick;
   std::vector<std::string> tail;
   JobArgs job;
@@ -48,14 +48,25 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   if (!args.bound.empty())
     options.bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
   if (!args.tail.empty()) options.tail = topswops::read_tail(args.tail).tail(options.final);
-  options.engine =
-      args.engine == "lockstep" ? topswops::CpuEngine::lockstep : topswops::CpuEngine::dfs;
+  options.engine = args.engine == "lockstep"   ? topswops::CpuEngine::lockstep
+                   : args.engine == "backward" ? topswops::CpuEngine::backward
+                                               : topswops::CpuEngine::dfs;
   options.gpu_kernel =
       args.gpu_kernel == "dfs" ? topswops::GpuKernel::dfs : topswops::GpuKernel::lockstep;
   options.small_slices_on_host = args.small_slices == "host";
   if (!args.quick.empty())
     options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
-  JobSetup setup = setup_job(args.job, common, topswops::max_chunks);
+  JobSetup setup = setup_job(args.job, common, topswops::max_chunks, args.engine == "backward");
+  // Games ending sorted are searched backward on CPU threads, where that is faster (measured:
+  // results/bench/topswops_backward.md); a GPU runs the forward kernel.
+  if (args.engine.empty() && options.final == topswops::Final::sorted &&
+      setup.target.backend == Backend::cpu)
+    options.engine = topswops::CpuEngine::backward;
+  if (!args.prune.empty()) {
+    if (options.engine != topswops::CpuEngine::backward)
+      throw UsageError("--prune: only the backward engine (--final sorted) takes pruning rules");
+    options.prune = topswops::parse_prune(args.prune);
+  }
   options.run = setup.options;
   const topswops::Solution s = topswops::solve(options, setup.target);
   if (setup.root()) print_solution(s, common);
@@ -80,8 +91,14 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
   solve
       ->add_option("--engine", args->engine,
                    "CPU engine: dfs (each thread its own search) | lockstep (the GPU's lockstep "
-                   "search on the host, with its lane use)")
-      ->check(CLI::IsMember({"dfs", "lockstep"}));
+                   "search on the host, with its lane use) | backward (--final sorted only: back "
+                   "from the sorted deck; the default for it on CPU threads)")
+      ->check(CLI::IsMember({"dfs", "lockstep", "backward"}));
+  solve
+      ->add_option(
+          "--prune", args->prune,
+          "Backward engine's pruning: play (default) | split | home | none, to measure them")
+      ->check(CLI::IsMember({"none", "home", "split", "play"}));
   solve
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,

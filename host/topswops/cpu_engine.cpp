@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/topswops.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/game_sink.hpp"
 
 namespace piles::topswops {
@@ -51,6 +52,7 @@ Partial search_group(const gpu::TopswopsWork& work, std::size_t first, std::size
 }  // namespace
 
 Partial search_prefixes_cpu(const Plan& plan, std::size_t first, std::size_t last, int target) {
+  if (plan.backward) return search_backward_prefixes(plan, first, last, target);
   return words_for(plan.n) == 2 ? search_prefixes<2>(plan, first, last, target)
                                 : search_prefixes<3>(plan, first, last, target);
 }

@@ -52,8 +52,9 @@ std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work);
 // chunk, for a caller that runs one long chunk alone.
 using PieceDone = std::function<void(std::size_t prefixes)>;
 
-// The CPU engine: the prefixes of `chunks`, each searched from `target`, on `threads` threads
-// taking small pieces of chunks as they free up (dynamic scheduling).
+// The CPU engine: the prefixes of `chunks`, each searched from `target` (forward, or backward
+// for a backward plan), on `threads` threads taking small pieces of chunks as they free up
+// (dynamic scheduling).
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
                     const ChunkDone& done, const PieceDone& piece_done = {});
 

@@ -123,7 +123,7 @@ std::vector<Partial> search_on_device(const Plan& plan, const std::vector<int>& 
                                       std::uint64_t lanes, int threads, const DeviceSearch& search,
                                       std::uint64_t found_capacity) {
   const DeepWork deep =
-      deepen(plan, chunks, target, prefixes_for_lanes(lanes), threads, found_capacity);
+      deepen(plan, chunks, target, device_prefixes(plan.n, lanes), threads, found_capacity);
   return finish_groups(plan, deep, target, search(deep.work), threads);
 }
 

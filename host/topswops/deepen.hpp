@@ -59,9 +59,18 @@ std::vector<Partial> search_on_device(const Plan& plan, const std::vector<int>& 
 // on a GPU) this is what lets the smallest slices, a chunk, reach eight prefixes a lane.
 inline constexpr int device_levels_below = 3;
 
+// Searches from this many cards on are cut for a device: smaller ones take milliseconds on it
+// however cut, and cutting would cost the host more.
+inline constexpr int device_cut_from_n = 14;
+
 // Prefixes a slice for a device of `lanes` lanes holds at least, where the tree allows.
 constexpr std::uint64_t prefixes_for_lanes(std::uint64_t lanes) {
   return 8 * lanes;
+}
+
+// What a slice of the n-card search is cut to for a device of `lanes` lanes (0: not cut).
+constexpr std::uint64_t device_prefixes(int n, std::uint64_t lanes) {
+  return n >= device_cut_from_n ? prefixes_for_lanes(lanes) : 0;
 }
 
 }  // namespace piles::topswops

@@ -52,7 +52,7 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
   if (chunks.empty()) return true;
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t lanes = gpu_lanes_in_flight(plan.n, kernel);
-  const DeepWork deep = deepen(plan, chunks, target, prefixes_for_lanes(lanes), threads,
+  const DeepWork deep = deepen(plan, chunks, target, device_prefixes(plan.n, lanes), threads,
                                std::max<std::uint64_t>(found_capacity, 1));
   const std::uint64_t prefixes = deep.work.chunk_ends.back();
   if (small_on_host && slice_on_host(prefixes, threads, lanes)) return false;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "host/common/error.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/game_sink.hpp"
 #include "host/topswops/published.hpp"
 
@@ -90,6 +91,18 @@ std::vector<std::int32_t> Plan::bounds_at(int target) const {
 }
 
 nlohmann::json Plan::identity() const {
+  if (backward)
+    return {{"game", "topswops"},
+            {"search", "backward-sorted/1"},
+            {"n", n},
+            {"final", final_name(final)},
+            {"start_target", start_target},
+            {"prune", prune_name(*backward)},
+            {"longest", std::vector<std::int32_t>(bound.begin(), bound.end() - 1)},
+            {"depth", depth},
+            {"prefixes", prefix_count},
+            {"chunks", chunk_count},
+            {"warmup_rounds", warmup_rounds}};
   nlohmann::json id = {{"game", "topswops"},
                        {"search", "knuth-forward/2"},
                        {"n", n},

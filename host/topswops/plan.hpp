@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/topswops.hpp"
+#include "core/topswops_backward.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/tail.hpp"
 
@@ -47,6 +48,10 @@ struct Plan {
   // Where the start target came from when a quick search found it (not --bound, not f(n-1)):
   // the deck whose game reaches it, kept in the identity so that a resumed run starts alike.
   std::vector<int> start_deck;
+  // Set for the backward search of games ending sorted (backward.hpp): its prefixes are moves
+  // down from the sorted deck, bound[p] bounds f(p), and its levels are the decks' deepest
+  // card at home (level p - 1; level 0 also holds the leaves).
+  std::optional<backward::Prune> backward;
 
   // The pruning table for a search that starts from `target`: `bound` with the tail's cap.
   std::vector<std::int32_t> bounds_at(int target) const;

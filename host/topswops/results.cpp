@@ -215,8 +215,11 @@ void write_plot(Writer& writer, const std::vector<topswops::Solution>& any,
 FrontierCheck check(const std::vector<topswops::Solution>& all) {
   const topswops::Solution& s = all.at(quick_max_n - 1);
   const bool sorted = s.final == topswops::Final::sorted;
-  return {fmt::format("topswops solve {}{} --quiet", s.n, sorted ? " --final sorted" : ""),
-          topswops::to_text(s, true)};
+  // The tables come from the forward search, which sorted finals name (their default on CPU
+  // threads is the backward one, whose nodes differ).
+  return {
+      fmt::format("topswops solve {}{} --quiet", s.n, sorted ? " --final sorted --engine dfs" : ""),
+      topswops::to_text(s, true)};
 }
 
 // How far the journal of the next n under runs/ has come, if there is one: a run taken from
@@ -228,10 +231,11 @@ std::string under_way(const Writer& writer, topswops::Final final, int n) {
   const std::string path = Writer::command_path("topswops", journal);
   return fmt::format(
       " Under way: {} holds {} of {} chunks ({} nodes; {}), the longest game among them {} "
-      "steps ({} {}); the same command with `--checkpoint {}` goes on from there.",
+      "steps ({} {}); the same command with `{}--checkpoint {}` goes on from there.",
       path, s.run.chunks_done, s.run.chunks, s.result.total_nodes(),
       Writer::journal_time(s.seconds), s.result.best, s.result.count,
-      s.result.count == 1 ? "deck" : "decks", path);
+      s.result.count == 1 ? "deck" : "decks", s.bound ? fmt::format("--bound {} ", *s.bound) : "",
+      path);
 }
 
 }  // namespace
@@ -299,6 +303,13 @@ void write_topswops(Writer& writer) {
         from < gpu_max_n ? fmt::format("{} <= n <= {}", from, gpu_max_n)
                          : fmt::format("n = {}", from),
         values, is_sorted ? " --final sorted" : "", under_way(writer, final, from)));
+    writer.waits_for_gpu(
+        "Topswops a(21), the longest game on 21 cards ending sorted (never computed; A000376 is "
+        "published to n = 20): the backward search from the sorted deck (`--engine backward`) "
+        "grows about 10 times a card at n = 12..15, which puts a(21) near 9e14 nodes, about 39 "
+        "hours of one H100 at the forward kernel's rate if a backward kernel matched it "
+        "(bench/topswops_backward.md, a projection); a bound for decks with card n at the "
+        "bottom is what would bring it within reach.");
   }
 }
 

@@ -13,6 +13,7 @@
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/quick_bound.hpp"
+#include "host/topswops/replay.hpp"
 
 namespace piles::topswops {
 namespace {
@@ -79,11 +80,11 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   j.run = [&plan, &options, &tally](const std::vector<job::Chunk>& chunks, int target,
                                     const RunTarget& run, const job::ChunkDone& done) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
-      if (chunk != 0)
-        return done(static_cast<job::Chunk>(chunk), partial_to_json(partial), seconds);
-      Partial with_top = partial;  // chunk 0 carries the levels above the prefixes
-      with_top.merge(plan.top);
-      done(0, partial_to_json(with_top), seconds);
+      Partial whole = partial;
+      if (chunk == 0) whole.merge(plan.top);  // chunk 0 carries the levels above the prefixes
+      // The backward search builds its decks from moves back: each is played forward first.
+      if (plan.backward) replay_games(whole, plan.n, Final::sorted, chunk, "backward search");
+      done(static_cast<job::Chunk>(chunk), partial_to_json(whole), seconds);
     };
     const std::vector<int> ids(chunks.begin(), chunks.end());
     if (run.backend == Backend::gpu) {
@@ -159,8 +160,22 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
   return fmt::format("{} {}", game.steps, comma_list(game.deck));
 }
 
-// The plan of a run: --bound's start, or a quick search's game (quick_start), or f(n-1)'s.
+// The backward engine's plan (backward.hpp).
+Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
+  if (options.final != Final::sorted)
+    throw UsageError(
+        "--engine backward: it searches back from the sorted deck, so only games ending sorted "
+        "(add --final sorted)");
+  if (options.tail.n != 0) throw UsageError("--engine backward: takes no --tail");
+  if (run.backend != Backend::cpu)
+    throw UsageError("--engine backward: runs on CPU threads only (add --backend cpu)");
+  return make_backward_plan(options.n, options.bound, options.prune);
+}
+
+// The plan of a run: the backward engine's, or the forward search's from --bound's start, a
+// quick search's game (quick_start) or f(n-1).
 Plan plan_for(const SolveOptions& options, const RunTarget& run) {
+  if (options.engine == CpuEngine::backward) return backward_plan(options, run);
   Plan plain = make_plan(options.n, options.final, options.bound, options.tail);
   if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
       options.run.shard)
@@ -182,7 +197,7 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
   const Plan plan = plan_for(options, run);
   Tally tally;
   std::optional<Estimate> estimate;
-  if (plan.n >= estimated_from_n)
+  if (plan.n >= estimated_from_n && !plan.backward)  // the probes walk the forward tree
     estimate = estimate_search(plan, plan.start_target, default_probes_per_chunk, run.threads);
   Solution s = make_solution(
       plan, options.bound,
@@ -205,9 +220,12 @@ Plan plan_of(const std::string& journal) {
   int start_target = 0, warmup = warmup_rounds;
   Tail tail;
   std::vector<int> start_deck;
+  std::optional<backward::Prune> prune;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     n = p.at("n").get<int>();
     warmup = p.value("warmup_rounds", warmup_rounds);
+    if (p.value("search", "") == "backward-sorted/1")
+      prune = parse_prune(p.at("prune").get<std::string>());
     final = p.at("final") == "sorted" ? Final::sorted : Final::any;
     start_target = p.at("start_target").get<int>();
     if (p.contains("tail"))
@@ -215,6 +233,7 @@ Plan plan_of(const std::string& journal) {
               p.at("tail").at("longest").get<std::vector<int>>()};
     if (p.contains("start_deck")) start_deck = p.at("start_deck").get<std::vector<int>>();
   });
+  if (prune) return make_backward_plan(n, start_target, *prune, warmup);
   Plan plan = make_plan(n, final, start_target, tail, warmup);
   plan.start_deck = start_deck;
   return plan;
@@ -222,7 +241,10 @@ Plan plan_of(const std::string& journal) {
 
 // The answer of a plan's records, read from journals rather than run.
 Solution merged(const Plan& plan, const job::Outcome& outcome) {
-  Solution s = make_solution(plan, std::nullopt, outcome);
+  // A plan without warm-up rounds was told its bound (--bound).
+  const bool bounded = plan.warmup == 0 && plan.n > 1;
+  Solution s =
+      make_solution(plan, bounded ? std::optional(plan.start_target) : std::nullopt, outcome);
   s.start_deck = plan.start_deck;
   s.target.device = "merge";
   return s;

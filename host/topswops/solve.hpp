@@ -6,6 +6,7 @@
 
 #include "host/common/backend.hpp"
 #include "host/job/driver.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/estimate.hpp"
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/lockstep_engine.hpp"
@@ -14,10 +15,11 @@
 
 namespace piles::topswops {
 
-// The CPU engines: `dfs`, each thread searching whole prefixes depth first (the fast one), and
+// The CPU engines: `dfs`, each thread searching whole prefixes depth first (the fast one),
 // `lockstep`, the GPU's lockstep search run on the host (slower: it is there to test the GPU's
-// algorithm and to measure its lane use).
-enum class CpuEngine { dfs, lockstep };
+// algorithm and to measure its lane use), and `backward`, for games ending sorted only: the tree
+// of moves back from the sorted deck (backward.hpp), on CPU threads.
+enum class CpuEngine { dfs, lockstep, backward };
 
 // What to solve, and with which engine; how it runs (journal, shard, MPI, slices, time limit,
 // progress) is the job driver's. Every engine gives the same chunks, so journals mix freely.
@@ -30,6 +32,7 @@ struct SolveOptions {
   std::optional<int> bound;  // --bound L
   Tail tail;                 // --tail: from a finished `topswops tail` run
   CpuEngine engine = CpuEngine::dfs;
+  backward::Prune prune = backward::Prune::play;  // of the backward engine
   GpuKernel gpu_kernel = GpuKernel::lockstep;
   // On a GPU, slices the host's threads would finish sooner run there (slice_on_host);
   // false sends every slice to the device (tests, checks of the kernels).

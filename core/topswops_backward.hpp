@@ -1,0 +1,173 @@
+#pragma once
+
+#include <cstdint>
+
+#include "core/deck.hpp"
+#include "core/topswops.hpp"
+
+// The longest Topswops games that end in the sorted deck, searched backward from it. A deck D
+// has a predecessor by a flip of k (k >= 2) exactly when card k sits at position k: reversing
+// the top k of D puts card k on top, so that deck's first move is that flip and leads to D. Play
+// is deterministic, so every deck whose game ends sorted appears once in one tree below the
+// sorted deck, at the depth of its game's length; the deepest nodes are the longest games.
+// Everything here compiles for host and device and allocates nothing.
+namespace piles::topswops::backward {
+
+// The pruning rule, so that each can be measured against no pruning (results/bench). Each
+// bounds the moves that can still follow a node D by the positions holding their own card,
+// h1 > h2 > ... > hm (its "homes"), and f, the longest-game table.
+enum class Prune : std::uint8_t {
+  none,
+  // At most f(h1) more moves. A move by k changes positions 1..k only, so no position below h1
+  // holds its own card again and every later move is at most h1. The cards at positions
+  // 1..h1, those larger than h1 relabelled onto the values of 1..h1 they displace, then play
+  // an h1-card game that makes the same flips (each flip's top card is at most h1, so not
+  // relabelled), and that game has at most f(h1) moves.
+  home,
+  // Also at most R1, where Ri = min(f(hi), R(i+1) + 1 + f(hi - 1)) and R(m+1) = 0: among the
+  // moves at most hi, those before the first move by hi are at most h(i+1) (positions between
+  // h(i+1) and hi do not change, so they hold no own card), so the same argument bounds them by
+  // R(i+1); after that move no position from hi on in 1..hi holds its own card, so at most
+  // f(hi - 1) more. Where f(h1) is not known (h1 = n) this is the only bound.
+  split,
+  // Also, where the move into D flipped more than h1 cards (card k > h1 on top), at most f(h1)
+  // minus the length of the h1-card game of the relabelled top of D: the h1-card game of
+  // `home` passes through that deck and goes on with its game (any relabelling will do; two
+  // are tried). Checked only there: below such a node, while h1 stays, each node's h1-card
+  // game runs through its parent's, one move longer, so the bound stays where it was.
+  play,
+};
+
+struct Problem {
+  int n;
+  const std::int32_t* longest;  // longest[p]: an upper bound on f(p), for p = 0..n
+  Prune prune;
+};
+
+// Positions 2..n (bit i - 1 for position i) holding their own card: the backward moves of d.
+template <int W>
+PILES_HD std::uint32_t homes(const Deck<W>& d, const Deck<W>& sorted, int n) {
+  constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = 0x8080808080808080ull;
+  // Gathers bit 8i + 7 of each byte into bit 56 + i; no two partial products meet.
+  constexpr std::uint64_t gather = 0x0102040810204080ull;
+  std::uint32_t mask = 0;
+  for (int j = 0; j < W; ++j) {
+    const std::uint64_t x = d.w[j] ^ sorted.w[j];  // bytes below 0x80: no carry across bytes
+    const std::uint64_t zero = ~(x + low7) & high & bits::low_bytes(n, j);
+    mask |= static_cast<std::uint32_t>(((zero >> 7) * gather) >> 56) << (8 * j);
+  }
+  return mask & ~1u;
+}
+
+// The deepest position holding its own card (0 for none).
+PILES_HD inline int deepest(std::uint32_t homes) {
+  return homes ? 64 - bits::leading_zeros(homes) : 0;
+}
+
+template <int W>
+struct Node {
+  Deck<W> deck;
+  int depth;
+};
+
+template <int W>
+PILES_HD Node<W> root(int n) {
+  return {sorted_deck<W>(n), 0};
+}
+
+// Moves to the child by a flip of k, one of the node's moves; returns the child's moves.
+template <int W>
+PILES_HD std::uint32_t descend(Node<W>& node, int k, const Deck<W>& sorted, int n) {
+  flip_words(node.deck, k);
+  ++node.depth;
+  return homes(node.deck, sorted, n);
+}
+
+// An upper bound on the moves that can follow a node with these moves (homes), by the rule.
+PILES_HD inline int remaining(const Problem& problem, std::uint32_t moves) {
+  const std::int32_t* f = problem.longest;
+  if (problem.prune == Prune::home) return f[deepest(moves)];
+  // Ri from the shallowest home hm up to h1.
+  int r = 0;
+  for (std::uint32_t m = moves; m != 0; m &= m - 1) {
+    const int h = bits::trailing_zeros(m) + 1;
+    r = r + 1 + f[h - 1] < f[h] ? r + 1 + f[h - 1] : f[h];
+  }
+  return r;
+}
+
+// The length of the h-card game of the top h cards of d, those larger than h relabelled onto
+// the values of 1..h missing there, in order of position, ascending or descending.
+template <int W>
+PILES_HD int relabelled_length(const Deck<W>& d, int h, bool descending) {
+  std::uint8_t cards[max_n];
+  std::uint32_t present = 0;
+  for (int i = 0; i < h; ++i) {
+    cards[i] = static_cast<std::uint8_t>(d.at(i));
+    if (cards[i] <= h) present |= 1u << cards[i];
+  }
+  std::uint32_t missing = ~present & ((2u << h) - 2);
+  for (int i = 0; i < h; ++i) {
+    if (cards[i] <= h) continue;
+    const int v = descending ? 63 - bits::leading_zeros(missing) : bits::trailing_zeros(missing);
+    cards[i] = static_cast<std::uint8_t>(v);
+    missing &= ~(1u << v);
+  }
+  int steps = 0;
+  for (; cards[0] != 1; ++steps) deck::flip(cards, cards[0]);
+  return steps;
+}
+
+// True when no game through the node can reach `target`; `entering` allows the costlier play
+// bound (checked once, when the node is entered).
+template <int W>
+PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target,
+                     bool entering) {
+  if (problem.prune == Prune::none || moves == 0) return false;
+  int r = remaining(problem, moves);
+  const int h = deepest(moves);
+  if (problem.prune == Prune::play && entering && node.deck.top() > h && node.depth + r >= target) {
+    const int longest = problem.longest[h] - relabelled_length(node.deck, h, false);
+    const int other = problem.longest[h] - relabelled_length(node.deck, h, true);
+    r = r < longest ? r : longest;
+    r = r < other ? r : other;
+  }
+  return node.depth + r < target;
+}
+
+// The subtree of `start` (its own node included), depth first, children by increasing k: nodes
+// counted by deepest home (nodes[p - 1], leaves in nodes[0]), every deck of at least `target`
+// moves to sink.game(steps, deck), the target raised to each longer game found. Returns the
+// target at the end. Stackless: a child goes back to its parent by a flip of its top card.
+template <int W, class Sink>
+PILES_HD int search(const Problem& problem, Node<W> node, int target, std::uint64_t* nodes,
+                    Sink& sink) {
+  const Deck<W> sorted = sorted_deck<W>(problem.n);
+  const int start_depth = node.depth;
+  std::uint32_t moves = homes(node.deck, sorted, problem.n);
+  for (;;) {
+    // On entering a node (deck and moves known).
+    const int p = deepest(moves);
+    ++nodes[p > 0 ? p - 1 : 0];
+    if (node.depth >= target) {
+      target = node.depth;
+      sink.game(node.depth, node.deck);
+    }
+    int k = 0;
+    if (moves && !pruned(problem, node, moves, target, true)) k = bits::trailing_zeros(moves) + 1;
+    // Back up until a node has a next move.
+    while (k == 0) {
+      if (node.depth == start_depth) return target;
+      const int back = node.deck.top();
+      flip_words(node.deck, back);
+      --node.depth;
+      moves = homes(node.deck, sorted, problem.n);
+      const std::uint32_t later = moves & ~((1u << back) - 1);  // positions after back
+      if (later && !pruned(problem, node, moves, target, false))
+        k = bits::trailing_zeros(later) + 1;
+    }
+    moves = descend(node, k, sorted, problem.n);
+  }
+}
+
+}  // namespace piles::topswops::backward
