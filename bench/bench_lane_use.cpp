@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
       "lane use | per-thread: warp instructions per node | per-thread: lane use | per node: "
       "choices / flips / blocks / returns | result |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
-      from, to, warps, piles::version, today(), costs(ts::lane_costs), costs(ts::lane_costs_ptx));
+      from, to, warps, piles::version, today(), costs(ts::probe_costs), costs(ts::probe_costs_ptx));
   bool all_same = true;
   std::string targets;
   for (int n = from; n <= to; ++n) {
@@ -129,8 +129,8 @@ int main(int argc, char** argv) {
         "{} "
         "|\n",
         n, f.nodes, f.lockstep.instructions_per_node(), f.lockstep.lane_use(),
-        f.lockstep.instructions_per_node(ts::lane_costs_ptx),
-        f.lockstep.lane_use(ts::lane_costs_ptx), f.mixed.instructions_per_node(),
+        f.lockstep.instructions_per_node(ts::probe_costs_ptx),
+        f.lockstep.lane_use(ts::probe_costs_ptx), f.mixed.instructions_per_node(),
         f.mixed.lane_use(), f.per_thread.instructions_per_node(), f.per_thread.lane_use(),
         unit_mix(f.lockstep), f.same ? "equal" : "DIFFER");
     fmt::print("{}", row);

@@ -108,6 +108,15 @@ PILES_TOPSWOPS_HOT void flip_play(Deck<W>& d) {
 #endif
 }
 
+// The flip unit: one flip of the child being played, and the unit after it.
+template <int W>
+PILES_TOPSWOPS_HOT void flip_unit(Lane<W>& a) {
+  const int top = a.play.top();
+  flip_play(a.play);
+  ++a.steps;
+  a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
+}
+
 // The unit a warp runs in a pass: the one most of its lanes want (the later unit on a tie).
 // The other lanes wait, so the warp issues one unit's code per pass, for as many lanes as it
 // can: lanes that wait pile up in the same units, and the dear ones (the fixed block, a
@@ -134,6 +143,16 @@ __device__ __forceinline__ int pass_unit(std::int32_t next) {
   const unsigned same = __match_any_sync(~0u, kind);
   const unsigned key = kind < idle ? vote_key(__popc(same), kind) : 0u;
   return voted_unit(__reduce_max_sync(~0u, key));
+}
+
+// The same vote for the lean kernel, asked only whether this lane steps: the lanes of one kind
+// share one key, so a lane steps when its key is the largest, and nothing is decoded. Where no
+// lane has work every key is 0 and every lane steps, into step's default: nothing.
+__device__ __forceinline__ bool pass_takes(std::int32_t next) {
+  const int kind = vote_kind(next);
+  const unsigned same = __match_any_sync(~0u, kind);
+  const unsigned key = kind < idle ? vote_key(__popc(same), kind) : 0u;
+  return key == __reduce_max_sync(~0u, key);
 }
 #endif
 
@@ -184,13 +203,8 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
       a.next = flip;
       [[fallthrough]];
     }
-    case flip: {
-      const int top = a.play.top();
-      flip_play(a.play);
-      ++a.steps;
-      a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
-      return;
-    }
+    case flip:
+      return flip_unit(a);
     case block: {
       // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
       const bool look =

@@ -49,8 +49,9 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   if (!args.tail.empty()) options.tail = topswops::read_tail(args.tail).tail(options.final);
   options.engine =
       args.engine == "lockstep" ? topswops::CpuEngine::lockstep : topswops::CpuEngine::dfs;
-  options.gpu_kernel =
-      args.gpu_kernel == "dfs" ? topswops::GpuKernel::dfs : topswops::GpuKernel::lockstep;
+  options.gpu_kernel = args.gpu_kernel == "dfs"    ? topswops::GpuKernel::dfs
+                       : args.gpu_kernel == "lean" ? topswops::GpuKernel::lean
+                                                   : topswops::GpuKernel::lockstep;
   options.small_slices_on_host = args.small_slices == "host";
   JobSetup setup = setup_job(args.job, common, topswops::max_chunks);
   options.run = setup.options;
@@ -77,8 +78,10 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
   solve
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,
-          "GPU kernel: lockstep (lanes refilled by their warp) | dfs (a thread per prefix)")
-      ->check(CLI::IsMember({"dfs", "lockstep"}));
+          "GPU kernel: lockstep (lanes refilled by their warp) | lean (the same with less "
+          "issued each pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, "
+          "lean or lockstep picks the kernel its warp model follows")
+      ->check(CLI::IsMember({"dfs", "lockstep", "lean"}));
   solve
       ->add_option("--small-slices", args->small_slices,
                    "On a GPU, slices too small to fill it: host (run on the CPU threads) | gpu")

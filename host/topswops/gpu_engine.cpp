@@ -51,7 +51,8 @@ void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
   const auto start = std::chrono::steady_clock::now();
   const gpu::TopswopsWork work = gpu_work(plan, chunks, target, found_capacity);
   const auto results = kernel == GpuKernel::dfs ? gpu::topswops_search(work)
-                                                : gpu::topswops_search_lockstep(work, pass_budget);
+                                                : gpu::topswops_search_lockstep(
+                                                      work, pass_budget, kernel == GpuKernel::lean);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double prefixes = static_cast<double>(work.chunk_ends.back());
@@ -67,8 +68,9 @@ void run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
 }
 
 std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel) {
-  return kernel == GpuKernel::dfs ? gpu::topswops_threads_in_flight(n)
-                                  : gpu::topswops_lockstep_lanes_in_flight(n);
+  return kernel == GpuKernel::dfs
+             ? gpu::topswops_threads_in_flight(n)
+             : gpu::topswops_lockstep_lanes_in_flight(n, kernel == GpuKernel::lean);
 }
 
 std::uint64_t gpu_launch_floor(int n, GpuKernel kernel) {
