@@ -105,7 +105,8 @@ __device__ __forceinline__ void take_work(Lane<W>& lane, SavedFrame<W>* stack, L
 // Sorted: a.sorted, fixed per kernel so that a search for any final carries no code of the other.
 // Lean (GpuKernel::lean): the same units and vote with less around them each pass. The check
 // that every lane is done runs only after a refill, since only a refill ends a lane's work; the
-// pass count is 32 bits, counted down; the vote is not decoded (pass_takes); and a lane whose
+// pass count is 32 bits, counted down; the vote is not decoded (pass_takes); the units are told
+// apart by branches, not a jump table (step_by_branches); and a lane whose
 // flip leaves it flipping flips again in the same pass, which spares the warp the next pass's
 // loop, vote and dispatch while most lanes are still playing out their children.
 template <int W, bool Sorted, bool Lean>
@@ -136,7 +137,7 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
       }
       if (lockstep::pass_takes(lane.next)) {
         const bool flipping = lockstep::vote_kind(lane.next) == lockstep::flip;
-        lockstep::step<Sorted>(lane, stack, problem, sorted, sink);
+        lockstep::step_by_branches<Sorted>(lane, stack, problem, sorted, sink);
         if (flipping && lane.next == lockstep::flip) lockstep::flip_unit(lane);
       }
     }

@@ -4,7 +4,8 @@ Reads `nvdisasm -gi` of kernels/topswops_lockstep.cu as the build compiles it (w
 and gives each instruction of lockstep_kernel<2, false, Lean> to a part of the model by the
 source line it came from: the kernel's line where its code was inlined (the pass loop, the
 refill, the vote, the lean kernel's second flip, or else the warp's start and end), and for the
-step, the case of core/topswops_lane.hpp's switch it was inlined into. Every instruction counts
+step, the unit function of core/topswops_lane.hpp it was inlined from (the step's own code:
+the dispatch). Every instruction counts
 once, both sides of a branch, as a warp whose lanes part there issues both. Instructions that
 the line table puts at a line outside the loop while they sit inside it (the loop's YIELD) go to
 the pass. With a profile (ncu's source page as CSV, the old kernel's SASS), also prints what each
@@ -53,7 +54,7 @@ def kernel_parts(lean):
             parts[i] = "refill" if lean else "pass"
         elif "pass_unit(" in l or "pass_takes(" in l or "== unit)" in l:
             parts[i] = "vote"
-        elif "step<Sorted>(" in l:
+        elif "step<Sorted>(" in l or "step_by_branches<Sorted>(" in l:
             parts[i] = None
         elif "flip_unit(" in l or "flipping" in l:
             parts[i] = "flip_again"
@@ -62,20 +63,10 @@ def kernel_parts(lean):
     return parts
 
 
-def step_parts():
-    """core/topswops_lane.hpp line -> part, for the lines of step()."""
+def unit_ranges():
+    """core/topswops_lane.hpp: the lines of each unit's function (choose_unit .. ret_unit)."""
     lines = source(LANE)
-    first, last = function_range(lines, "void step(Lane<W>& a")
-    parts, part = {}, "dispatch"
-    for i in range(first, last + 1):
-        l = lines[i - 1].strip()
-        m = re.match(r"case (\w+):", l)
-        if m and m.group(1) in UNITS:
-            part = m.group(1)
-        elif l.startswith("default:"):
-            part = "dispatch"
-        parts[i] = part
-    return parts, (first, last)
+    return {u: function_range(lines, "void %s_unit(" % u) for u in UNITS}
 
 
 def instructions(dis, lean):
@@ -104,14 +95,18 @@ def instructions(dis, lean):
     return out
 
 
-def part_of(frames, kernel, step, step_range):
+def part_of(frames, kernel, units):
+    """The part an instruction serves: by its line in the kernel's loop, and for a step, by the
+    unit function it was inlined from (the step's own lines: the dispatch)."""
     for i, (f, n) in enumerate(frames):
         if f.endswith(KERNEL) and n in kernel:
             if kernel[n] is not None:
                 return kernel[n]
             for g, k in frames[i + 1 :]:
-                if g.endswith(LANE) and step_range[0] <= k <= step_range[1]:
-                    return step[k]
+                if g.endswith(LANE):
+                    for u, (first, last) in units.items():
+                        if first <= k <= last:
+                            return u
             return "dispatch"
     return "warp"
 
@@ -130,12 +125,12 @@ def main():
             for p in pending:
                 labels[p] = int(m.group(1), 16)
             pending = []
-    step, step_range = step_parts()
+    units = unit_ranges()
     figures = {}
     for lean in (False, True):
         kernel = kernel_parts(lean)
         code = instructions(dis, lean)
-        part = [part_of(fr, kernel, step, step_range) for _, _, fr in code]
+        part = [part_of(fr, kernel, units) for _, _, fr in code]
         votes = [at for (at, _, _), p in zip(code, part) if p == "vote"]
         # The pass loop's back edge: the branch after the vote to the earliest point before it.
         head, tail = None, None

@@ -211,7 +211,10 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
         kinds |= 1u << lockstep::flip;
         ++use.units[lockstep::flip];
       }
-      lockstep::step<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink);
+      if (lean)
+        lockstep::step_by_branches<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink);
+      else
+        lockstep::step<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink);
       // The lean kernel's flip pass: a lane still flipping flips once more.
       if (lean && lockstep::vote_kind(unit) == lockstep::flip && lanes[i].next == lockstep::flip) {
         lockstep::flip_unit(lanes[i]);
