@@ -158,7 +158,6 @@ def main():
                 continue
             count[p] += 1
             where[at] = p
-        # A choice runs on into its flip: its own figure is its code alone, as counted.
         figures[lean] = (count, where)
         print(
             "%s: %s"
@@ -169,8 +168,10 @@ def main():
 
 
 def check(path, where):
-    """Executed warp instructions per pass of each part, from the profile of the old kernel."""
-    rows, sections = [], []
+    """Executed warp instructions per pass of each part, from a profile of the lockstep kernel
+    built from the same SASS (its instructions are matched by offset): the section of the
+    launch that executed the most."""
+    sections = []
     with open(path) as f:
         for row in csv.reader(f):
             if row and row[0] == "Kernel Name":
