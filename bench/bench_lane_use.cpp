@@ -3,7 +3,8 @@
 // dfs kernel's per-thread search replayed the same way (a warp runs each lane's flips until
 // its slowest lane is done), over the rounds of `topswops solve N`. Each pass issues every kind
 // of unit that any lane takes once, at its cost in sm_90 SASS instructions
-// (host/topswops/lane_costs.hpp, from `scripts/lane-costs --sass`; the lockstep search also at
+// (host/topswops/lane_costs.hpp: the probes' costs, from `scripts/lane-costs --sass`, without the
+// pass around the unit that the kernel's own costs count; the lockstep search also at
 // its PTX costs, to compare); lane use is the instructions the lanes needed over 32 times those
 // the warps issued. Both runs must give the CPU engine's chunks. The record goes to
 // results/bench/topswops_lane_use.md.
@@ -109,14 +110,15 @@ int main(int argc, char** argv) {
       "lane use | per-thread: warp instructions per node | per-thread: lane use | per node: "
       "choices / flips / blocks / returns | result |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
-      from, to, warps, piles::version, today(), costs(ts::lane_costs), costs(ts::lane_costs_ptx));
+      from, to, warps, piles::version, today(), costs(ts::probe_costs), costs(ts::probe_costs_ptx));
   bool all_same = true;
   std::string targets;
   for (int n = from; n <= to; ++n) {
     const Figures f = measure(n, warps, threads);
     all_same = all_same && f.same;
     if (n >= 13) {
-      const double per_node = f.lockstep.instructions_per_node(), use = f.lockstep.lane_use();
+      const double per_node = f.lockstep.instructions_per_node(ts::probe_costs),
+                   use = f.lockstep.lane_use(ts::probe_costs);
       targets += fmt::format(
           "- n = {}: {:.1f} warp instructions per node ({}), lane use {:.2f} ({})\n", n, per_node,
           per_node <= target_per_node
@@ -128,11 +130,11 @@ int main(int argc, char** argv) {
         "| {} | {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {:.1f} | {:.2f} | {} | "
         "{} "
         "|\n",
-        n, f.nodes, f.lockstep.instructions_per_node(), f.lockstep.lane_use(),
-        f.lockstep.instructions_per_node(ts::lane_costs_ptx),
-        f.lockstep.lane_use(ts::lane_costs_ptx), f.mixed.instructions_per_node(),
-        f.mixed.lane_use(), f.per_thread.instructions_per_node(), f.per_thread.lane_use(),
-        unit_mix(f.lockstep), f.same ? "equal" : "DIFFER");
+        n, f.nodes, f.lockstep.instructions_per_node(ts::probe_costs),
+        f.lockstep.lane_use(ts::probe_costs), f.lockstep.instructions_per_node(ts::probe_costs_ptx),
+        f.lockstep.lane_use(ts::probe_costs_ptx), f.mixed.instructions_per_node(ts::probe_costs),
+        f.mixed.lane_use(ts::probe_costs), f.per_thread.instructions_per_node(ts::probe_costs),
+        f.per_thread.lane_use(ts::probe_costs), unit_mix(f.lockstep), f.same ? "equal" : "DIFFER");
     fmt::print("{}", row);
     std::fflush(stdout);
     body += row;

@@ -108,6 +108,15 @@ PILES_TOPSWOPS_HOT void flip_play(Deck<W>& d) {
 #endif
 }
 
+// The flip unit: one flip of the child being played, and the unit after it.
+template <int W>
+PILES_TOPSWOPS_HOT void flip_unit(Lane<W>& a) {
+  const int top = a.play.top();
+  flip_play(a.play);
+  ++a.steps;
+  a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
+}
+
 // The unit a warp runs in a pass: the one most of its lanes want (the later unit on a tie).
 // The other lanes wait, so the warp issues one unit's code per pass, for as many lanes as it
 // can: lanes that wait pile up in the same units, and the dear ones (the fixed block, a
@@ -135,6 +144,16 @@ __device__ __forceinline__ int pass_unit(std::int32_t next) {
   const unsigned key = kind < idle ? vote_key(__popc(same), kind) : 0u;
   return voted_unit(__reduce_max_sync(~0u, key));
 }
+
+// The same vote for the lean kernel, asked only whether this lane steps: the lanes of one kind
+// share one key, so a lane steps when its key is the largest, and nothing is decoded. Where no
+// lane has work every key is 0 and every lane steps, into step's default: nothing.
+__device__ __forceinline__ bool pass_takes(std::int32_t next) {
+  const int kind = max(next, static_cast<std::int32_t>(flip));  // vote_kind, as one instruction
+  const unsigned same = __match_any_sync(~0u, kind);
+  const unsigned key = kind < idle ? vote_key(__popc(same), kind) : 0u;
+  return key == __reduce_max_sync(~0u, key);
+}
 #endif
 
 // A game the lane's child ends: its start deck from the stack, its final deck, to the sink.
@@ -156,6 +175,61 @@ PILES_TOPSWOPS_COLD void report(Deck<W> start, Frame<W> f, int k, int base, int 
   sink.game(chunk, steps, start, final_deck);
 }
 
+// The units of step, one function each (flip_unit above).
+template <int W>
+PILES_TOPSWOPS_HOT void choose_unit(Lane<W>& a) {
+  const int k = bits::trailing_zeros32(a.f.todo);
+  a.f.todo &= a.f.todo - 1;
+  a.k = k;
+  a.play = a.f.deck;
+  a.play.w[0] = (a.play.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
+  a.steps = a.f.steps;
+  a.h = a.f.h;
+  a.next = flip;
+}
+
+template <bool Sorted, int W>
+PILES_TOPSWOPS_HOT void block_unit(Lane<W>& a, const Problem& p, const Deck<W>& sorted) {
+  // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
+  const bool look =
+      a.h == p.n && a.k == p.n && static_cast<int>(a.f.deck.w[0] >> 8 & 0xff) != p.n - 1;
+  a.h = fixed_block_cover(a.play);
+  std::int32_t left = p.bound[a.h];
+  if (look && p.bound[p.n - 1] < left) left = p.bound[p.n - 1];
+  if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h))
+    return after_choice(a, p);
+  a.next = is_blank(a.play.top()) ? land : flip;
+}
+
+template <bool Sorted, int W, class Sink>
+PILES_TOPSWOPS_HOT void land_unit(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
+                                  const Deck<W>& sorted, Sink& sink) {
+  Frame<W> c;
+  c.deck = a.play;
+  c.steps = a.steps;
+  c.h = a.h;
+  c.unused = a.f.unused & ~(1u << a.k);
+  const int level = a.level + 1;
+  sink.node(a.chunk, level);
+  if ((level == p.n - 1 || Sorted) && c.steps >= a.target &&
+      (!Sorted || known_in_place(c.deck, sorted))) {
+    report(a.start, a.f, a.k, a.base, a.level, a.chunk, stack, p.n, c.deck, c.steps, sink);
+    if constexpr (!keeps_target<Sink>) a.target = c.steps;
+  }
+  if (level < p.n - 1) {  // not a leaf: down to the child
+    stack[a.level++] = save(a.f);
+    a.f = c;
+    open_choices(a.f);
+  }
+  after_choice(a, p);
+}
+
+template <int W>
+PILES_TOPSWOPS_HOT void ret_unit(Lane<W>& a, SavedFrame<W>* stack, const Problem& p) {
+  a.f = restore(stack[--a.level]);
+  after_choice(a, p);
+}
+
 // Sink: node(chunk, level) for every node made, game(chunk, steps, start, final) for every game
 // reaching the lane's target; a small object of pointers, copied into the report. Sorted: the
 // problem's final (p.sorted), a template parameter so that a search for any final carries no
@@ -173,62 +247,35 @@ template <bool Sorted, int W, class Sink>
 PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
                              const Deck<W>& sorted, Sink& sink) {
   switch (a.next) {
-    case choose: {
-      const int k = bits::trailing_zeros32(a.f.todo);
-      a.f.todo &= a.f.todo - 1;
-      a.k = k;
-      a.play = a.f.deck;
-      a.play.w[0] = (a.play.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
-      a.steps = a.f.steps;
-      a.h = a.f.h;
-      a.next = flip;
+    case choose:
+      choose_unit(a);
       [[fallthrough]];
-    }
-    case flip: {
-      const int top = a.play.top();
-      flip_play(a.play);
-      ++a.steps;
-      a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
-      return;
-    }
-    case block: {
-      // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
-      const bool look =
-          a.h == p.n && a.k == p.n && static_cast<int>(a.f.deck.w[0] >> 8 & 0xff) != p.n - 1;
-      a.h = fixed_block_cover(a.play);
-      std::int32_t left = p.bound[a.h];
-      if (look && p.bound[p.n - 1] < left) left = p.bound[p.n - 1];
-      if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h))
-        return after_choice(a, p);
-      a.next = is_blank(a.play.top()) ? land : flip;
-      return;
-    }
-    case land: {
-      Frame<W> c;
-      c.deck = a.play;
-      c.steps = a.steps;
-      c.h = a.h;
-      c.unused = a.f.unused & ~(1u << a.k);
-      const int level = a.level + 1;
-      sink.node(a.chunk, level);
-      if ((level == p.n - 1 || Sorted) && c.steps >= a.target &&
-          (!Sorted || known_in_place(c.deck, sorted))) {
-        report(a.start, a.f, a.k, a.base, a.level, a.chunk, stack, p.n, c.deck, c.steps, sink);
-        if constexpr (!keeps_target<Sink>) a.target = c.steps;
-      }
-      if (level < p.n - 1) {  // not a leaf: down to the child
-        stack[a.level++] = save(a.f);
-        a.f = c;
-        open_choices(a.f);
-      }
-      return after_choice(a, p);
-    }
+    case flip:
+      return flip_unit(a);
+    case block:
+      return block_unit<Sorted>(a, p, sorted);
+    case land:
+      return land_unit<Sorted>(a, stack, p, sorted, sink);
     case ret:
-      a.f = restore(stack[--a.level]);
-      return after_choice(a, p);
+      return ret_unit(a, stack, p);
     default:
       return;
   }
+}
+
+// The same step for the lean kernel, its units told apart by branches, the commoner first,
+// where step's switch compiles to a jump table (15 SASS instructions on the way to a unit other
+// than the flip). An idle or done lane takes none.
+template <bool Sorted, int W, class Sink>
+PILES_TOPSWOPS_HOT void step_by_branches(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
+                                         const Deck<W>& sorted, Sink& sink) {
+  if (a.next <= flip) {
+    if (a.next == choose) choose_unit(a);
+    return flip_unit(a);
+  }
+  if (a.next == land) return land_unit<Sorted>(a, stack, p, sorted, sink);
+  if (a.next == block) return block_unit<Sorted>(a, p, sorted);
+  if (a.next == ret) return ret_unit(a, stack, p);
 }
 
 }  // namespace piles::topswops::lockstep

@@ -78,8 +78,38 @@ struct LaneSink {
 template <int W>
 constexpr int min_blocks_per_sm = W == 2 ? 9 : 8;
 
+// The warp's idle lanes take the next items with one atomic, in lane order.
+template <bool Sorted, int W>
+__device__ __forceinline__ void take_work(Lane<W>& lane, SavedFrame<W>* stack, LaneSink<W>& sink,
+                                          const LockstepLaunch<W>& a,
+                                          const topswops::Problem& problem, bool wants,
+                                          unsigned wanting, std::uint64_t items) {
+  const unsigned lane_id = threadIdx.x % 32, lanes_below = (1u << lane_id) - 1;
+  const int first = __ffs(static_cast<int>(wanting)) - 1;
+  unsigned long long base = 0;
+  if (static_cast<int>(lane_id) == first)
+    base = atomicAdd(a.next_item, static_cast<unsigned long long>(__popc(wanting)));
+  base = __shfl_sync(full_warp, base, first);
+  if (wants) {
+    sink.flush(lane.chunk, a.depth, a.n);
+    const std::uint64_t i = base + __popc(wanting & lanes_below);
+    if (i < a.open_count)
+      lockstep::unpark(lane, stack, a.open[i]);
+    else if (i < items)
+      lockstep::load(lane, a.seeds[i - a.open_count], a.depth, a.target, problem);
+    else
+      lane.next = lockstep::done;
+  }
+}
+
 // Sorted: a.sorted, fixed per kernel so that a search for any final carries no code of the other.
-template <int W, bool Sorted>
+// Lean (GpuKernel::lean): the same units and vote with less around them each pass. The check
+// that every lane is done runs only after a refill, since only a refill ends a lane's work; the
+// pass count is 32 bits, counted down; the vote is not decoded (pass_takes); the units are told
+// apart by branches, not a jump table (step_by_branches); and a lane whose
+// flip leaves it flipping flips again in the same pass, which spares the warp the next pass's
+// loop, vote and dispatch while most lanes are still playing out their children.
+template <int W, bool Sorted, bool Lean>
 __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
     lockstep_kernel(LockstepLaunch<W> a) {
   __shared__ std::int32_t bound[max_n + 1];
@@ -87,7 +117,6 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
   __syncthreads();
   const topswops::Problem problem{a.n, a.sorted, bound};
   const Deck<W> sorted = topswops::sorted_deck<W>(a.n);
-  const unsigned lane_id = threadIdx.x % 32, lanes_below = (1u << lane_id) - 1;
   const std::uint64_t items = a.open_count + a.seed_count;
   std::uint64_t nodes[max_n] = {};
   LaneSink<W> sink{nodes, a.record_min, a.totals};
@@ -96,32 +125,33 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
   SavedFrame<W> stack[max_n];
   lane.next = lockstep::idle;
   lane.chunk = 0;
-  for (std::uint64_t pass = 0; pass < a.pass_budget; ++pass) {
-    // The warp's idle lanes take the next items with one atomic, in lane order.
-    const bool wants = lane.next == lockstep::idle;
-    const unsigned wanting = __ballot_sync(full_warp, wants);
-    if (wanting) {
-      const int first = __ffs(static_cast<int>(wanting)) - 1;
-      unsigned long long base = 0;
-      if (static_cast<int>(lane_id) == first)
-        base = atomicAdd(a.next_item, static_cast<unsigned long long>(__popc(wanting)));
-      base = __shfl_sync(full_warp, base, first);
-      if (wants) {
-        sink.flush(lane.chunk, a.depth, a.n);
-        const std::uint64_t i = base + __popc(wanting & lanes_below);
-        if (i < a.open_count)
-          lockstep::unpark(lane, stack, a.open[i]);
-        else if (i < items)
-          lockstep::load(lane, a.seeds[i - a.open_count], a.depth, a.target, problem);
-        else
-          lane.next = lockstep::done;
+  if constexpr (Lean) {
+    const std::uint32_t budget = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(a.pass_budget, std::numeric_limits<std::uint32_t>::max()));
+    for (std::uint32_t left = budget; left > 0; --left) {
+      const bool wants = lane.next == lockstep::idle;
+      const unsigned wanting = __ballot_sync(full_warp, wants);
+      if (wanting) {
+        take_work<Sorted>(lane, stack, sink, a, problem, wants, wanting, items);
+        if (__all_sync(full_warp, lane.next == lockstep::done)) break;
+      }
+      if (lockstep::pass_takes(lane.next)) {
+        const bool flipping = lockstep::vote_kind(lane.next) == lockstep::flip;
+        lockstep::step_by_branches<Sorted>(lane, stack, problem, sorted, sink);
+        if (flipping && lane.next == lockstep::flip) lockstep::flip_unit(lane);
       }
     }
-    if (__all_sync(full_warp, lane.next == lockstep::done)) break;
-    // One unit per pass for the whole warp: the one most lanes want; the others wait.
-    const int unit = lockstep::pass_unit(lane.next);
-    if (lockstep::vote_kind(lane.next) == unit)
-      lockstep::step<Sorted>(lane, stack, problem, sorted, sink);
+  } else {
+    for (std::uint64_t pass = 0; pass < a.pass_budget; ++pass) {
+      const bool wants = lane.next == lockstep::idle;
+      const unsigned wanting = __ballot_sync(full_warp, wants);
+      if (wanting) take_work<Sorted>(lane, stack, sink, a, problem, wants, wanting, items);
+      if (__all_sync(full_warp, lane.next == lockstep::done)) break;
+      // One unit per pass for the whole warp: the one most lanes want; the others wait.
+      const int unit = lockstep::pass_unit(lane.next);
+      if (lockstep::vote_kind(lane.next) == unit)
+        lockstep::step<Sorted>(lane, stack, problem, sorted, sink);
+    }
   }
   sink.flush(lane.chunk, a.depth, a.n);
   if (lane.next < lockstep::idle)
@@ -148,7 +178,7 @@ template <int W>
 std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
                                             const std::vector<int>& record_min,
                                             std::vector<bool>& overflowed,
-                                            std::uint64_t pass_budget) {
+                                            std::uint64_t pass_budget, bool lean) {
   const std::uint64_t seed_count = work.chunk_ends.back();
   DeviceBuffer<Seed<W>> seeds(seeds_of<W>(work));
   DeviceBuffer<std::int32_t> bound(work.bound);
@@ -156,7 +186,9 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
   DeviceBuffer<unsigned long long> counters(2);  // the next item, the lanes parked
   ChunkTotals<W> totals(static_cast<int>(work.chunk_ends.size()), work.found_capacity);
   // No launch has more lanes than the device holds at once, so none parks more.
-  const auto kernel = work.sorted ? lockstep_kernel<W, true> : lockstep_kernel<W, false>;
+  const auto kernel =
+      lean ? (work.sorted ? lockstep_kernel<W, true, true> : lockstep_kernel<W, false, true>)
+           : (work.sorted ? lockstep_kernel<W, true, false> : lockstep_kernel<W, false, false>);
   const std::uint64_t resident = resident_blocks(kernel, block_threads);
   DeviceBuffer<Parked<W>> open(resident * block_threads), parked(resident * block_threads);
   std::uint64_t open_count = 0, seeds_taken = 0;
@@ -195,27 +227,32 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
 }
 
 template <int W>
-std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t pass_budget) {
+std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t pass_budget,
+                                        bool lean) {
   return topswops_chunks::search_chunks(
-      work, [pass_budget](const TopswopsWork& part, const std::vector<int>& record_min,
-                          std::vector<bool>& overflowed) {
-        return launch_all<W>(part, record_min, overflowed, pass_budget);
+      work, [pass_budget, lean](const TopswopsWork& part, const std::vector<int>& record_min,
+                                std::vector<bool>& overflowed) {
+        return launch_all<W>(part, record_min, overflowed, pass_budget, lean);
       });
 }
 
 }  // namespace
 
 std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
-                                                          std::uint64_t pass_budget) {
+                                                          std::uint64_t pass_budget, bool lean) {
   const std::uint64_t budget =
       pass_budget == 0 ? std::numeric_limits<std::uint64_t>::max() : pass_budget;
-  return topswops::words_for(work.n) == 2 ? search<2>(work, budget) : search<3>(work, budget);
+  return topswops::words_for(work.n) == 2 ? search<2>(work, budget, lean)
+                                          : search<3>(work, budget, lean);
 }
 
-std::uint64_t topswops_lockstep_lanes_in_flight(int n) {
-  const std::uint64_t blocks = topswops::words_for(n) == 2
-                                   ? resident_blocks(lockstep_kernel<2, false>, block_threads)
-                                   : resident_blocks(lockstep_kernel<3, false>, block_threads);
+std::uint64_t topswops_lockstep_lanes_in_flight(int n, bool lean) {
+  const bool two = topswops::words_for(n) == 2;
+  const std::uint64_t blocks =
+      lean ? (two ? resident_blocks(lockstep_kernel<2, false, true>, block_threads)
+                  : resident_blocks(lockstep_kernel<3, false, true>, block_threads))
+           : (two ? resident_blocks(lockstep_kernel<2, false, false>, block_threads)
+                  : resident_blocks(lockstep_kernel<3, false, false>, block_threads));
   return blocks * block_threads;
 }
 

@@ -53,8 +53,11 @@ std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work);
 // unit of work per pass (core/topswops_lane.hpp) and a new prefix as soon as theirs is done.
 // A launch stops after `pass_budget` passes (0 or UINT64_MAX: none) and parks the lanes still
 // searching; the next launch takes them first, packed into fewer warps, then the prefixes left.
+// `lean`: the kernel with less overhead a pass (lockstep_kernel's Lean), same results; the pass
+// budget is then capped at 2^32 - 1 a launch.
 std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
-                                                          std::uint64_t pass_budget);
+                                                          std::uint64_t pass_budget,
+                                                          bool lean = false);
 
 // Threads of the search for n cards resident on the current device at once (decks of more
 // than 16 cards take a third word, and more registers).
@@ -62,6 +65,6 @@ std::uint64_t topswops_threads_in_flight(int n);
 
 // Lanes of the lockstep search for n cards resident on the current device at once: as many
 // prefixes as a launch searches side by side.
-std::uint64_t topswops_lockstep_lanes_in_flight(int n);
+std::uint64_t topswops_lockstep_lanes_in_flight(int n, bool lean = false);
 
 }  // namespace piles::gpu

@@ -57,11 +57,6 @@ class GpuTopswops : public ::testing::TestWithParam<ts::GpuKernel> {
   void SetUp() override { PILES_NEED_GPU(); }
 };
 
-class GpuTopswopsLockstep : public ::testing::Test {
- protected:
-  void SetUp() override { PILES_NEED_GPU(); }
-};
-
 }  // namespace
 
 TEST_P(GpuTopswops, EveryChunkMatchesTheCpuEngine) {
@@ -116,29 +111,49 @@ TEST_P(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
     expect_same_chunks(ts::make_plan(12, final, {}, tail.tail(final)), {GetParam()});
 }
 
+namespace {
+
+std::string kernel_name(ts::GpuKernel k) {
+  return k == ts::GpuKernel::dfs ? "dfs" : k == ts::GpuKernel::lean ? "lean" : "lockstep";
+}
+
+}  // namespace
+
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswops,
-                         ::testing::Values(ts::GpuKernel::dfs, ts::GpuKernel::lockstep),
+                         ::testing::Values(ts::GpuKernel::dfs, ts::GpuKernel::lockstep,
+                                           ts::GpuKernel::lean),
                          [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
-                           return std::string(info.param == ts::GpuKernel::dfs ? "dfs"
-                                                                               : "lockstep");
+                           return kernel_name(info.param);
                          });
 
-TEST_F(GpuTopswopsLockstep, EveryPassBudgetGivesTheSameChunks) {
+// The lockstep kernel and the lean one, which share the parking of lanes between launches.
+class GpuTopswopsLockstep : public ::testing::TestWithParam<ts::GpuKernel> {
+ protected:
+  void SetUp() override { PILES_NEED_GPU(); }
+};
+
+TEST_P(GpuTopswopsLockstep, EveryPassBudgetGivesTheSameChunks) {
   // One pass a launch parks every lane after each unit, seven parks many in the middle of
   // playing a child, a thousand parks them now and then.
-  const ts::GpuKernel lockstep = ts::GpuKernel::lockstep;
+  const ts::GpuKernel kernel = GetParam();
   for (ts::Final final : {ts::Final::any, ts::Final::sorted}) {
-    for (int n : {7, 8}) expect_same_chunks(ts::make_plan(n, final, {}), {lockstep, 1});
-    for (int n : {9, 10}) expect_same_chunks(ts::make_plan(n, final, {}), {lockstep, 7});
-    for (int n : {11, 12}) expect_same_chunks(ts::make_plan(n, final, {}), {lockstep, 1000});
+    for (int n : {7, 8}) expect_same_chunks(ts::make_plan(n, final, {}), {kernel, 1});
+    for (int n : {9, 10}) expect_same_chunks(ts::make_plan(n, final, {}), {kernel, 7});
+    for (int n : {11, 12}) expect_same_chunks(ts::make_plan(n, final, {}), {kernel, 1000});
   }
 }
 
-TEST_F(GpuTopswopsLockstep, ThreeWordDecksParkAndResume) {
+TEST_P(GpuTopswopsLockstep, ThreeWordDecksParkAndResume) {
   // The longest prefix of this chunk takes some 1.7e7 units: a budget of 2^16 passes parks its
   // three-word lanes a few hundred times, many of them in the middle of playing a child.
   const ts::Plan plan = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
   const std::vector<int> chunks = {plan.chunk_count / 2};
   const Chunks cpu = cpu_chunks(plan, chunks, plan.start_target);
-  EXPECT_EQ(run_gpu(plan, chunks, plan.start_target, {ts::GpuKernel::lockstep, 1u << 16}), cpu);
+  EXPECT_EQ(run_gpu(plan, chunks, plan.start_target, {GetParam(), 1u << 16}), cpu);
 }
+
+INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswopsLockstep,
+                         ::testing::Values(ts::GpuKernel::lockstep, ts::GpuKernel::lean),
+                         [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
+                           return kernel_name(info.param);
+                         });

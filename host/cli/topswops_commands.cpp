@@ -51,8 +51,9 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   options.engine = args.engine == "lockstep"   ? topswops::CpuEngine::lockstep
                    : args.engine == "backward" ? topswops::CpuEngine::backward
                                                : topswops::CpuEngine::dfs;
-  options.gpu_kernel =
-      args.gpu_kernel == "dfs" ? topswops::GpuKernel::dfs : topswops::GpuKernel::lockstep;
+  options.gpu_kernel = args.gpu_kernel == "dfs"    ? topswops::GpuKernel::dfs
+                       : args.gpu_kernel == "lean" ? topswops::GpuKernel::lean
+                                                   : topswops::GpuKernel::lockstep;
   options.small_slices_on_host = args.small_slices == "host";
   if (!args.quick.empty())
     options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
@@ -102,8 +103,10 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
   solve
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,
-          "GPU kernel: lockstep (lanes refilled by their warp) | dfs (a thread per prefix)")
-      ->check(CLI::IsMember({"dfs", "lockstep"}));
+          "GPU kernel: lockstep (lanes refilled by their warp) | lean (the same with less "
+          "issued each pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, "
+          "lean or lockstep picks the kernel its warp model follows")
+      ->check(CLI::IsMember({"dfs", "lockstep", "lean"}));
   solve
       ->add_option("--small-slices", args->small_slices,
                    "On a GPU, slices too small to fill it: host (run on the CPU threads) | gpu")

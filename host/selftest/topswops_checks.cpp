@@ -144,9 +144,12 @@ std::vector<Check> topswops_checks(const RunTarget& target) {
   if (target.backend == Backend::gpu) {
     // Three-word decks from 17 cards on: one chunk searched from f(17) keeps it short.
     const ts::Plan plan17 = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
-    for (const ts::GpuKernel kernel : {ts::GpuKernel::lockstep, ts::GpuKernel::dfs}) {
-      const Engine e{kernel == ts::GpuKernel::dfs ? "gpu-dfs" : "gpu-lockstep", ts::CpuEngine::dfs,
-                     kernel};
+    for (const ts::GpuKernel kernel :
+         {ts::GpuKernel::lockstep, ts::GpuKernel::lean, ts::GpuKernel::dfs}) {
+      const Engine e{kernel == ts::GpuKernel::dfs    ? "gpu-dfs"
+                     : kernel == ts::GpuKernel::lean ? "gpu-lean"
+                                                     : "gpu-lockstep",
+                     ts::CpuEngine::dfs, kernel};
       checks.push_back(published_longest(e, ts::Final::any, 12, target));
       checks.push_back(published_longest(e, ts::Final::sorted, 12, target));
       checks.push_back(
@@ -158,10 +161,13 @@ std::vector<Check> topswops_checks(const RunTarget& target) {
       checks.push_back(tailed(e, 12, target));
     }
     // Launches of a few passes: every lane parked and resumed many times over.
-    Engine budget{"gpu-lockstep", ts::CpuEngine::dfs, ts::GpuKernel::lockstep, 7};
     const ts::Plan plan9 = ts::make_plan(9, ts::Final::any, {});
-    checks.push_back(chunks_like_cpu(budget, "every chunk of n = 9 in launches of 7 passes", plan9,
-                                     plan9.start_target, target));
+    for (const ts::GpuKernel kernel : {ts::GpuKernel::lockstep, ts::GpuKernel::lean}) {
+      const Engine budget{kernel == ts::GpuKernel::lean ? "gpu-lean" : "gpu-lockstep",
+                          ts::CpuEngine::dfs, kernel, 7};
+      checks.push_back(chunks_like_cpu(budget, "every chunk of n = 9 in launches of 7 passes",
+                                       plan9, plan9.start_target, target));
+    }
     // A game buffer of three: chunks overflow it and are run again.
     const Engine small{"gpu-lockstep", ts::CpuEngine::dfs, ts::GpuKernel::lockstep,
                        ts::lockstep_pass_budget, 3};

@@ -59,7 +59,8 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
   std::vector<Partial> groups;
   for (const auto& r : kernel == GpuKernel::dfs
                            ? gpu::topswops_search(deep.work)
-                           : gpu::topswops_search_lockstep(deep.work, pass_budget))
+                           : gpu::topswops_search_lockstep(deep.work, pass_budget,
+                                                           kernel == GpuKernel::lean))
     groups.push_back(to_partial(r));
   const std::vector<Partial> partials =
       finish_groups(plan, deep, target, std::move(groups), threads);
@@ -77,8 +78,9 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
 }
 
 std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel) {
-  return kernel == GpuKernel::dfs ? gpu::topswops_threads_in_flight(n)
-                                  : gpu::topswops_lockstep_lanes_in_flight(n);
+  return kernel == GpuKernel::dfs
+             ? gpu::topswops_threads_in_flight(n)
+             : gpu::topswops_lockstep_lanes_in_flight(n, kernel == GpuKernel::lean);
 }
 
 std::uint64_t gpu_launch_floor(int n, GpuKernel kernel) {

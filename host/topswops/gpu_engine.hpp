@@ -8,10 +8,11 @@
 
 namespace piles::topswops {
 
-// The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below), and
-// `lockstep`, warps of lanes taking one unit of work per pass (core/topswops_lane.hpp). Both
-// stay until a GPU has measured them side by side.
-enum class GpuKernel { dfs, lockstep };
+// The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below),
+// `lockstep`, warps of lanes taking one unit of work per pass (core/topswops_lane.hpp), and
+// `lean`, the same units with less issued around them each pass (kernels/topswops_lockstep.cu).
+// All stay until a GPU has measured them side by side.
+enum class GpuKernel { dfs, lockstep, lean };
 
 // Passes of one lockstep launch. Between launches the lanes still searching are packed into as
 // few warps as hold them, which counts once the prefixes run out and warps thin; a launch costs

@@ -6,23 +6,35 @@
 
 namespace piles::topswops {
 
-// Device instructions of each unit of the lockstep search (choose, flip, block, land, ret) and
-// of a refill (ballot, counter, shuffle, taking a seed) and a pass's vote, for a deck of two words
-// and any final (the sorted final's units carry its checks besides): the sm_90 SASS of
-// bench/lane_costs_probe.cu, what the GPU runs, one probe kernel per unit, without the probe's own
-// loads and stores of the lane (registers in the kernel), counted by `scripts/lane-costs --sass`,
-// which prints these figures. Both sides of a branch inside a unit count, as a warp whose lanes
-// part there issues both. The host lockstep engine's warp model weighs units by them.
+// Device instructions a warp of the lockstep search issues, by what it issues them for: each
+// unit (choose, flip, block, land, ret) in a pass that runs it; every pass's own (the loop, the
+// ballot for idle lanes, the counter, and in the lockstep kernel the check that all are done);
+// the vote of a pass run by unit; the jump to a unit other than the flip; a refill (ballot,
+// counter, shuffle, taking a seed or a parked lane); the lean kernel's second flip in a pass;
+// and once per warp and launch, its start and end (counts cleared, flushed, lanes parked).
+// Both sides of a branch count, as a warp whose lanes part there issues both. The host lockstep
+// engine's warp model (LaneUse) weighs the events it counts by them.
 struct UnitCosts {
   std::array<int, lockstep::unit_kinds> unit;
   int refill;
-  int vote;  // of a pass run by unit (lockstep::pass_unit)
+  int vote;
+  int pass = 0;
+  int dispatch = 0;
+  int flip_again = 0;
+  int warp = 0;
 };
 
-inline constexpr UnitCosts lane_costs{{8, 38, 93, 47, 23}, 69, 11};
-// The same units in the PTX of the probes (plain `scripts/lane-costs`), the costs the model used
-// before it counted SASS, kept for comparison: ptxas turns the flip and the fixed-block check
-// into fewer instructions.
-inline constexpr UnitCosts lane_costs_ptx{{7, 48, 141, 52, 28}, 54, 11};
+// The kernels as the build compiles them (lockstep_kernel<2, false, Lean> in sm_90 SASS, any
+// final, two-word decks), each instruction given to what it serves by the source line it came
+// from: `scripts/lane-costs --kernel` prints these figures.
+inline constexpr UnitCosts lockstep_kernel_costs{{12, 40, 97, 61, 24}, 366, 14, 16, 17, 0, 1014};
+inline constexpr UnitCosts lean_kernel_costs{{12, 38, 99, 64, 24}, 367, 14, 12, 13, 42, 1017};
+
+// The units alone, as probes (bench/lane_costs_probe.cu) compile them, with no pass around them:
+// the model's costs before it counted the kernel, kept for comparison. In sm_90 SASS
+// (`scripts/lane-costs --sass`) and in PTX (plain `scripts/lane-costs`), where ptxas turns the
+// flip and the fixed-block check into fewer instructions.
+inline constexpr UnitCosts probe_costs{{8, 38, 93, 47, 23}, 69, 11};
+inline constexpr UnitCosts probe_costs_ptx{{7, 48, 141, 52, 28}, 54, 11};
 
 }  // namespace piles::topswops

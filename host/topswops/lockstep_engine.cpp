@@ -6,24 +6,52 @@
 #include <exception>
 #include <limits>
 
+#include <omp.h>
+
 #include "host/topswops/game_sink.hpp"
 
 namespace piles::topswops {
 
-std::uint64_t LaneUse::warp_instructions(const UnitCosts& c) const {
-  std::uint64_t sum = refill_passes * c.refill + voted_passes * c.vote;
-  for (int u = 0; u < lockstep::unit_kinds; ++u) sum += unit_passes[u] * c.unit[u];
+std::array<std::uint64_t, model_parts.size()> LaneUse::by_part(const UnitCosts& c) const {
+  std::array<std::uint64_t, model_parts.size()> sum{};
+  for (int u = 0; u < lockstep::unit_kinds; ++u) sum[u] = unit_passes[u] * c.unit[u];
+  sum[5] = refill_passes * c.refill;
+  sum[6] = voted_passes * c.vote;
+  // Every unit but the flip (and the choice before it) is reached through a jump table.
+  sum[7] =
+      (unit_passes[lockstep::block] + unit_passes[lockstep::land] + unit_passes[lockstep::ret]) *
+      c.dispatch;
+  sum[8] = flip_again_passes * c.flip_again;
+  sum[9] = passes * c.pass;
+  sum[10] = warp_runs * c.warp;
   return sum;
 }
 
+std::uint64_t LaneUse::warp_instructions(const UnitCosts& c) const {
+  std::uint64_t total = 0;
+  for (std::uint64_t part : by_part(c)) total += part;
+  return total;
+}
+
+std::array<double, model_parts.size()> LaneUse::per_node_by_part() const {
+  std::array<double, model_parts.size()> out{};
+  const auto sum = by_part(costs());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = nodes ? static_cast<double>(sum[i]) / static_cast<double>(nodes) : 0;
+  return out;
+}
+
 std::uint64_t LaneUse::lane_instructions(const UnitCosts& c) const {
-  std::uint64_t sum = lanes_wanting * c.refill;
+  std::uint64_t sum = 32 * (warp_runs * c.warp + passes * c.pass + voted_passes * c.vote) +
+                      lanes_wanting * c.refill;
   for (int u = 0; u < lockstep::unit_kinds; ++u) sum += units[u] * c.unit[u];
   return sum;
 }
 
 void LaneUse::add(const LaneUse& other) {
   launches += other.launches;
+  warp_runs += other.warp_runs;
+  flip_again_passes += other.flip_again_passes;
   passes += other.passes;
   nodes += other.nodes;
   for (int u = 0; u < lockstep::unit_kinds; ++u) {
@@ -112,20 +140,34 @@ std::uint32_t lanes_to_step(const Lane<W>* lanes, Schedule schedule) {
   return working;
 }
 
-// One warp for up to the launch's budget of passes; its open lanes go to `parked`.
+// One warp of a launch: its lanes and their stacks, and the passes it has run.
+template <int W>
+struct Warp {
+  Lane<W> lanes[warp_lanes];
+  SavedFrame<W> stacks[warp_lanes][max_n];
+  std::uint64_t passes = 0;
+  bool finished = false;  // its lanes all done, or its budget spent
+
+  Warp() {
+    for (Lane<W>& lane : lanes) lane.next = lockstep::idle;
+  }
+};
+
+// One warp's turn: up to `turn` passes (0: to the end of its budget), its events counted in
+// `use`, its nodes and games in `results`.
 template <bool Sorted, int W>
-void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& use,
-              std::vector<Parked<W>>& parked) {
+void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_t turn,
+              Results& results, LaneUse& use) {
   const Problem& p = launch.problem;
   const Deck<W> sorted = sorted_deck<W>(p.n);
   WarpSink<W> sink{p.n, results, use.nodes};
-  Lane<W> lanes[warp_lanes];
-  SavedFrame<W> stacks[warp_lanes][max_n];
-  for (Lane<W>& lane : lanes) lane.next = lockstep::idle;
+  Lane<W>* lanes = warp.lanes;
+  const bool lean = launch.options.kernel == LockstepKernel::lean;
   const std::uint64_t budget = launch.options.pass_budget
                                    ? launch.options.pass_budget
                                    : std::numeric_limits<std::uint64_t>::max();
-  for (std::uint64_t pass = 0; pass < budget; ++pass) {
+  const std::uint64_t end = turn && budget - warp.passes > turn ? warp.passes + turn : budget;
+  for (; warp.passes < end; ++warp.passes) {
     std::uint32_t wants = 0;
     for (int i = 0; i < warp_lanes; ++i)
       wants |= static_cast<std::uint32_t>(lanes[i].next == lockstep::idle) << i;
@@ -140,7 +182,7 @@ void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& 
         if (item >= items.size()) {
           lane.next = lockstep::done;
         } else if (item < items.parked.size()) {
-          lockstep::unpark(lane, stacks[i], items.parked[item++]);
+          lockstep::unpark(lane, warp.stacks[i], items.parked[item++]);
           ++use.refills;
         } else {
           const Seed<W>& seed = items.seeds[items.first_seed + item++ - items.parked.size()];
@@ -151,11 +193,15 @@ void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& 
     }
     const std::uint32_t stepping = lanes_to_step(lanes, launch.options.schedule);
     bool all_done = true;
-    for (const Lane<W>& lane : lanes) all_done = all_done && lane.next == lockstep::done;
-    if (all_done) break;
+    for (int i = 0; i < warp_lanes; ++i) all_done = all_done && lanes[i].next == lockstep::done;
+    if (all_done) {
+      warp.finished = true;
+      return;
+    }
     ++use.passes;
     if (launch.options.schedule == Schedule::by_unit) ++use.voted_passes;
     std::uint32_t kinds = 0;
+    bool flipped_again = false;
     for (int i = 0; i < warp_lanes; ++i) {
       if (!(stepping >> i & 1)) continue;
       const int unit = lanes[i].next;
@@ -165,14 +211,21 @@ void run_warp(const Launch& launch, Items<W>& items, Results& results, LaneUse& 
         kinds |= 1u << lockstep::flip;
         ++use.units[lockstep::flip];
       }
-      lockstep::step<Sorted>(lanes[i], stacks[i], p, sorted, sink);
+      if (lean)
+        lockstep::step_by_branches<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink);
+      else
+        lockstep::step<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink);
+      // The lean kernel's flip pass: a lane still flipping flips once more.
+      if (lean && lockstep::vote_kind(unit) == lockstep::flip && lanes[i].next == lockstep::flip) {
+        lockstep::flip_unit(lanes[i]);
+        ++use.units[lockstep::flip];
+        flipped_again = true;
+      }
     }
     for (int u = 0; u < lockstep::unit_kinds; ++u) use.unit_passes[u] += kinds >> u & 1;
+    use.flip_again_passes += flipped_again;
   }
-  for (int i = 0; i < warp_lanes; ++i) {
-    if (lanes[i].next >= lockstep::idle) continue;
-    lockstep::park(parked.emplace_back(), lanes[i], stacks[i]);
-  }
+  warp.finished = warp.passes == budget;
 }
 
 template <int W>
@@ -186,37 +239,53 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
       seeds.push_back(lockstep::seed_of<W>(problem, plan.choices.data() + i * plan.depth,
                                            plan.depth, static_cast<std::uint32_t>(chunk)));
   const Launch launch{problem, plan.depth, target, options};
-  const int warps = std::max(options.warps, 1);
+  const int threads = std::max(options.threads, 1);
   std::vector<Parked<W>> parked;
   std::size_t first_seed = 0;
   while (!parked.empty() || first_seed < seeds.size()) {
     Items<W> items{parked, seeds, first_seed};
-    std::vector<std::vector<Parked<W>>> parked_by_warp(warps);
-    std::vector<Results> results_by_warp(warps, Results(plan, chunks));
-    std::vector<LaneUse> use_by_warp(warps);
+    // As the GPU's grid: no more warps than the items fill.
+    const int warps = static_cast<int>(std::min<std::size_t>(
+        std::max(options.warps, 1), (items.size() + warp_lanes - 1) / warp_lanes));
+    std::vector<Warp<W>> state(warps);
+    std::vector<Results> results_by_thread(threads, Results(plan, chunks));
+    std::vector<LaneUse> use_by_thread(threads);
     std::exception_ptr failure;
-#pragma omp parallel for schedule(static, 1) num_threads(std::max(options.threads, 1))
-    for (int w = 0; w < warps; ++w) {
-      try {
-        if (problem.sorted)
-          run_warp<true>(launch, items, results_by_warp[w], use_by_warp[w], parked_by_warp[w]);
-        else
-          run_warp<false>(launch, items, results_by_warp[w], use_by_warp[w], parked_by_warp[w]);
-      } catch (...) {
+    // Every warp takes its turn of passes, round after round, until all are finished.
+    for (bool open = true; open && !failure;) {
+      open = false;
+#pragma omp parallel for schedule(static, 1) num_threads(threads) reduction(|| : open)
+      for (int w = 0; w < warps; ++w) {
+        if (state[w].finished) continue;
+        try {
+          const int t = omp_get_thread_num();
+          if (problem.sorted)
+            run_warp<true>(launch, items, state[w], options.turn, results_by_thread[t],
+                           use_by_thread[t]);
+          else
+            run_warp<false>(launch, items, state[w], options.turn, results_by_thread[t],
+                            use_by_thread[t]);
+          open = open || !state[w].finished;
+        } catch (...) {
 #pragma omp critical
-        if (!failure) failure = std::current_exception();
+          if (!failure) failure = std::current_exception();
+        }
       }
     }
     if (failure) std::rethrow_exception(failure);
     const std::size_t taken = std::min(items.next.load(), items.size());
     first_seed += taken > parked.size() ? taken - parked.size() : 0;
     parked.clear();
-    for (int w = 0; w < warps; ++w) {
-      parked.insert(parked.end(), parked_by_warp[w].begin(), parked_by_warp[w].end());
+    for (Warp<W>& warp : state)
+      for (int i = 0; i < warp_lanes; ++i)
+        if (warp.lanes[i].next < lockstep::idle)
+          lockstep::park(parked.emplace_back(), warp.lanes[i], warp.stacks[i]);
+    for (int t = 0; t < threads; ++t) {
       for (std::size_t s = 0; s < chunks.size(); ++s)
-        results.partials[s].merge(results_by_warp[w].partials[s]);
-      use.add(use_by_warp[w]);
+        results.partials[s].merge(results_by_thread[t].partials[s]);
+      use.add(use_by_thread[t]);
     }
+    use.warp_runs += warps;
     ++use.launches;
   }
 }
@@ -240,7 +309,10 @@ void run_chunks_lockstep(const Plan& plan, const std::vector<int>& chunks, int t
   for (std::size_t s = 0; s < chunks.size(); ++s)
     done(chunks[s], results.partials[s],
          prefixes ? seconds * plan.chunk_prefixes(chunks[s]) / prefixes : 0.0);
-  if (use) use->add(mine);
+  if (use) {
+    use->kernel = options.kernel;
+    use->add(mine);
+  }
 }
 
 }  // namespace piles::topswops

@@ -24,36 +24,68 @@ namespace piles::topswops {
 // its slowest lane is done.
 enum class Schedule { by_unit, mixed, per_thread };
 
-// What the warps issued: each pass issues every kind of unit that any of its lanes takes once,
-// plus a refill when a lane takes work; the lanes needed only their own units. Counted as
-// events, weighed at report time by a table of unit costs in device instructions
-// (lane_costs.hpp: SASS by default, PTX to compare).
+// The GPU kernel whose passes the engine runs (gpu_engine.hpp's lockstep and lean): the lean
+// one's flip passes flip again the lanes still flipping, and it issues less around each pass.
+enum class LockstepKernel { lockstep, lean };
+
+// The kernel's instructions by what they serve (lane_costs.hpp), for the model of that kernel.
+constexpr const UnitCosts& kernel_costs(LockstepKernel k) {
+  return k == LockstepKernel::lean ? lean_kernel_costs : lockstep_kernel_costs;
+}
+
+// What a warp's instructions serve, as the model splits them (UnitCosts' parts, units first).
+inline constexpr std::array<const char*, 11> model_parts = {
+    "choose", "flip",     "block",      "land", "ret", "refill",
+    "vote",   "dispatch", "flip_again", "pass", "warp"};
+
+// What the warps issued: each pass its own instructions and its vote, the unit (or, in the
+// mixed and per-thread schedules, every kind of unit that any of its lanes takes) once, a jump
+// to a unit other than the flip, a refill when a lane takes work, the lean kernel's second flip
+// where a lane takes one; each warp its start and end once a launch. The lanes needed their own
+// units and refills, and all 32 run the pass's own instructions and vote, as the profiler counts
+// them. Counted as events, weighed at report time by a table of costs in device instructions
+// (lane_costs.hpp: by default the kernel's own SASS, for the kernel the engine ran).
 struct LaneUse {
-  std::uint64_t launches = 0, passes = 0, nodes = 0;
+  LockstepKernel kernel = LockstepKernel::lockstep;
+  std::uint64_t launches = 0, warp_runs = 0, passes = 0, nodes = 0;
   std::array<std::uint64_t, lockstep::unit_kinds> units{};        // units taken by lanes, per kind
   std::array<std::uint64_t, lockstep::unit_kinds> unit_passes{};  // passes issuing each kind
-  std::uint64_t voted_passes = 0;   // passes that ran the vote (the by_unit schedule)
-  std::uint64_t refill_passes = 0;  // passes in which some lane wanted work
-  std::uint64_t lanes_wanting = 0;  // lanes that wanted work, counted at each refill
-  std::uint64_t refills = 0;        // work items taken by lanes
+  std::uint64_t voted_passes = 0;       // passes that ran the vote (the by_unit schedule)
+  std::uint64_t refill_passes = 0;      // passes in which some lane wanted work
+  std::uint64_t lanes_wanting = 0;      // lanes that wanted work, counted at each refill
+  std::uint64_t refills = 0;            // work items taken by lanes
+  std::uint64_t flip_again_passes = 0;  // lean: flip passes in which a lane flipped twice
 
-  std::uint64_t warp_instructions(const UnitCosts& c = lane_costs) const;
-  std::uint64_t lane_instructions(const UnitCosts& c = lane_costs) const;
-  double instructions_per_node(const UnitCosts& c = lane_costs) const {
+  const UnitCosts& costs() const { return kernel_costs(kernel); }
+  std::uint64_t warp_instructions(const UnitCosts& c) const;
+  std::uint64_t lane_instructions(const UnitCosts& c) const;
+  std::uint64_t warp_instructions() const { return warp_instructions(costs()); }
+  std::uint64_t lane_instructions() const { return lane_instructions(costs()); }
+  double instructions_per_node(const UnitCosts& c) const {
     return nodes ? static_cast<double>(warp_instructions(c)) / nodes : 0;
   }
-  double lane_use(const UnitCosts& c = lane_costs) const {
+  double instructions_per_node() const { return instructions_per_node(costs()); }
+  double lane_use(const UnitCosts& c) const {
     const std::uint64_t warp = warp_instructions(c);
     return warp ? static_cast<double>(lane_instructions(c)) / (32.0 * warp) : 0;
   }
+  double lane_use() const { return lane_use(costs()); }
+  // Warp instructions by what they serve (model_parts), in all and per node.
+  std::array<std::uint64_t, model_parts.size()> by_part(const UnitCosts& c) const;
+  std::array<double, model_parts.size()> per_node_by_part() const;
   void add(const LaneUse& other);
 };
 
 struct LockstepOptions {
   std::uint64_t pass_budget = 0;  // passes per launch; 0: each launch runs until the work is done
-  int warps = 1;                  // warps of a launch, run side by side on `threads` threads
+  int warps = 1;  // warps of a launch (no more than its items fill), run on `threads` threads
   int threads = 1;
   Schedule schedule = Schedule::by_unit;
+  LockstepKernel kernel = LockstepKernel::lockstep;
+  // Passes a warp runs before the next takes its turn, round after round, as a GPU's resident
+  // warps advance side by side and share out the items (so that, as there, lanes run dry
+  // unevenly at a launch's end); 0: each warp runs its whole budget in one turn.
+  std::uint64_t turn = 0;
 };
 
 void run_chunks_lockstep(const Plan& plan, const std::vector<int>& chunks, int target,

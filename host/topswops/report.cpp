@@ -92,10 +92,20 @@ nlohmann::json to_json(const Solution& s) {
                      {"probes", s.estimate->probes},
                      {"seconds", rounded(s.estimate->seconds, 3)}};
   if (s.lane_use)
-    j["lane_use"] = {{"warp_instructions_per_node", s.lane_use->instructions_per_node()},
-                     {"lane_use", s.lane_use->lane_use()},
-                     {"passes", s.lane_use->passes},
-                     {"launches", s.lane_use->launches}};
+    j["lane_use"] = {
+        {"kernel", s.lane_use->kernel == LockstepKernel::lean ? "lean" : "lockstep"},
+        {"warp_instructions_per_node", s.lane_use->instructions_per_node()},
+        {"lane_use", s.lane_use->lane_use()},
+        {"passes", s.lane_use->passes},
+        {"passes_per_node", s.lane_use->nodes ? static_cast<double>(s.lane_use->passes) /
+                                                    static_cast<double>(s.lane_use->nodes)
+                                              : 0.0},
+        {"launches", s.lane_use->launches}};
+  if (s.lane_use) {
+    const auto parts = s.lane_use->per_node_by_part();
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      j["lane_use"]["per_node_by_part"][model_parts[i]] = parts[i];
+  }
   if (s.run.stopped) {
     j["stopped"] = true;
     j["chunks_done"] = s.run.chunks_done;
@@ -148,8 +158,9 @@ std::string to_text(const Solution& s, bool quiet) {
                          engine_text(s.target));
     if (s.lane_use)
       out += fmt::format(
-          "  lockstep       {:.1f} warp instructions per node, {:.2f} lane use ({} passes of "
+          "  {:<14} {:.1f} warp instructions per node, {:.2f} lane use ({} passes of "
           "32 lanes, {} launches)\n",
+          s.lane_use->kernel == LockstepKernel::lean ? "lean" : "lockstep",
           s.lane_use->instructions_per_node(), s.lane_use->lane_use(),
           group_digits(s.lane_use->passes), s.lane_use->launches);
     if (s.chunks_on_host > 0)

@@ -18,9 +18,15 @@
 namespace piles::topswops {
 namespace {
 
-// Passes per launch of the lockstep CPU engine: launches end and resume often enough that every
-// run goes through the parking of open lanes, as the GPU's do.
-constexpr std::uint64_t lockstep_passes = 1 << 16;
+// The lockstep CPU engine runs as the GPU engine launches the kernel on an H100: as many warps
+// as it holds (132 SMs x 9 blocks of 4 warps; 8 blocks for three-word decks), each launch a
+// budget of lockstep_pass_budget passes, the warps taking turns of a few passes so that they
+// share out the items as resident warps do. The warp model's passes then follow the GPU's,
+// lanes running dry at the end of each launch included.
+constexpr int h100_warps(int n) {
+  return 132 * (words_for(n) == 2 ? 9 : 8) * 4;
+}
+constexpr std::uint64_t lockstep_turn = 64;
 
 // What the job's engine calls add up as they run, besides the chunks' results.
 struct Tally {
@@ -94,7 +100,9 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
         tally.chunks_on_host += static_cast<int>(ids.size());
       }
     } else if (options.engine == CpuEngine::lockstep) {
-      const LockstepOptions lockstep{lockstep_passes, run.threads, run.threads};
+      LockstepOptions lockstep{lockstep_pass_budget, h100_warps(plan.n), run.threads};
+      lockstep.turn = lockstep_turn;
+      if (options.gpu_kernel == GpuKernel::lean) lockstep.kernel = LockstepKernel::lean;
       run_chunks_lockstep(plan, ids, target, lockstep, found, &tally.lane_use);
     } else {
       run_chunks_cpu(plan, ids, target, run.threads, found);

@@ -1,0 +1,198 @@
+"""The lockstep kernel's SASS instructions by what they serve, for host/topswops/lane_costs.hpp.
+
+Reads `nvdisasm -gi` of kernels/topswops_lockstep.cu as the build compiles it (with -lineinfo)
+and gives each instruction of lockstep_kernel<2, false, Lean> to a part of the model by the
+source line it came from: the kernel's line where its code was inlined (the pass loop, the
+refill, the vote, the lean kernel's second flip, or else the warp's start and end), and for the
+step, the unit function of core/topswops_lane.hpp it was inlined from (the step's own code:
+the dispatch). Every instruction counts
+once, both sides of a branch, as a warp whose lanes part there issues both. Instructions that
+the line table puts at a line outside the loop while they sit inside it (the loop's YIELD) go to
+the pass. With a profile (ncu's source page as CSV, the old kernel's SASS), also prints what each
+part executed per pass of its kind, to check the figures against the hardware.
+
+    python3 kernel_costs.py DISASSEMBLY [PROFILE.csv]
+"""
+import csv
+import re
+import sys
+
+KERNEL = "kernels/topswops_lockstep.cu"
+LANE = "core/topswops_lane.hpp"
+UNITS = ["choose", "flip", "block", "land", "ret"]
+PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp"]
+
+
+def source(path):
+    with open(path) as f:
+        return f.read().split("\n")
+
+
+def function_range(lines, signature):
+    """1-based first and last line of the function whose declaration contains `signature`."""
+    start = next(i for i, l in enumerate(lines) if signature in l)
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("}"))
+    return start + 1, end + 1
+
+
+def kernel_parts(lean):
+    """Kernel line -> part, for the lines of lockstep_kernel's pass loop; None: the step."""
+    lines = source(KERNEL)
+    first, last = function_range(lines, "lockstep_kernel(LockstepLaunch<W> a)")
+    branch = "if constexpr (Lean)"
+    split = next(i for i in range(first, last) if branch in lines[i - 1])
+    other = next(i for i in range(split, last) if "} else {" in lines[i - 1])
+    loop_first = next(i for i in range(other if not lean else split, last) if "for (" in lines[i - 1])
+    indent = lines[loop_first - 1][: len(lines[loop_first - 1]) - len(lines[loop_first - 1].lstrip())]
+    loop_last = next(i for i in range(loop_first, last) if lines[i - 1] == indent + "}")
+    parts = {}
+    for i in range(loop_first, loop_last + 1):
+        l = lines[i - 1]
+        if "take_work<" in l:
+            parts[i] = "refill"
+        elif "__all_sync" in l:
+            parts[i] = "refill" if lean else "pass"
+        elif "pass_unit(" in l or "pass_takes(" in l or "== unit)" in l:
+            parts[i] = "vote"
+        elif "step<Sorted>(" in l or "step_by_branches<Sorted>(" in l:
+            parts[i] = None
+        elif "flip_unit(" in l or "flipping" in l:
+            parts[i] = "flip_again"
+        else:
+            parts[i] = "pass"
+    return parts
+
+
+def unit_ranges():
+    """core/topswops_lane.hpp: the lines of each unit's function (choose_unit .. ret_unit)."""
+    lines = source(LANE)
+    return {u: function_range(lines, "void %s_unit(" % u) for u in UNITS}
+
+
+def instructions(dis, lean):
+    """(offset, text, frames) of each instruction of the kernel; frames outermost first."""
+    name = "lockstep_kernelILi2ELb0ELb%dE" % int(lean)
+    # Each instruction's location comes as one comment line per frame, innermost first; an
+    # instruction without one has the location of the one before it.
+    inside, frames, fresh, out = False, [], False, []
+    for line in dis:
+        if line.startswith(".text."):
+            inside = name in line
+            continue
+        if not inside:
+            continue
+        m = re.match(r'\s*//## File "([^"]+)", line (\d+)', line)
+        if m:
+            frames = (frames if fresh else []) + [(m.group(1), int(m.group(2)))]
+            fresh = True
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
+        if m:
+            if fresh:
+                frames = frames[::-1]
+                fresh = False
+            out.append((int(m.group(1), 16), m.group(2), frames))
+    return out
+
+
+def part_of(frames, kernel, units):
+    """The part an instruction serves: by its line in the kernel's loop, and for a step, by the
+    unit function it was inlined from (the step's own lines: the dispatch)."""
+    for i, (f, n) in enumerate(frames):
+        if f.endswith(KERNEL) and n in kernel:
+            if kernel[n] is not None:
+                return kernel[n]
+            for g, k in frames[i + 1 :]:
+                if g.endswith(LANE):
+                    for u, (first, last) in units.items():
+                        if first <= k <= last:
+                            return u
+            return "dispatch"
+    return "warp"
+
+
+def main():
+    dis = open(sys.argv[1]).read().split("\n")
+    labels = {}
+    pending = []
+    for line in dis:
+        m = re.match(r"(\.L_x_\d+):", line)
+        if m:
+            pending.append(m.group(1))
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/", line)
+        if m:
+            for p in pending:
+                labels[p] = int(m.group(1), 16)
+            pending = []
+    units = unit_ranges()
+    figures = {}
+    for lean in (False, True):
+        kernel = kernel_parts(lean)
+        code = instructions(dis, lean)
+        part = [part_of(fr, kernel, units) for _, _, fr in code]
+        votes = [at for (at, _, _), p in zip(code, part) if p == "vote"]
+        # The pass loop's back edge: the branch after the vote to the earliest point before it.
+        head, tail = None, None
+        for at, text, _ in code:
+            m = re.search(r"BRA `\((\.L_x_\d+)\)", text)
+            if m and at > max(votes) and labels[m.group(1)] < min(votes):
+                if head is None or labels[m.group(1)] < head:
+                    head, tail = labels[m.group(1)], at
+        # Lines of the loop's own code may be laid out before it, after it (once a launch) or
+        # inside the refill (which runs only when a lane wants work): where it lies decides.
+        refill = [at for (at, _, _), p in zip(code, part) if p == "refill" and head <= at <= tail]
+        count = dict.fromkeys(PARTS, 0)
+        where = {}
+        for (at, text, _), p in zip(code, part):
+            if p in ("pass", "warp"):
+                if not head <= at <= tail:
+                    p = "warp"
+                elif min(refill) <= at <= max(refill):
+                    p = "refill"
+                else:
+                    p = "pass"
+            if text.startswith("NOP") or re.fullmatch(r"BRA `\(\.L_x_\d+\)", text) and labels.get(
+                text[6:-2]
+            ) == at:
+                continue
+            count[p] += 1
+            where[at] = p
+        figures[lean] = (count, where)
+        print(
+            "%s: %s"
+            % ("lean" if lean else "lockstep", " ".join("%s %d" % (p, count[p]) for p in PARTS))
+        )
+    if len(sys.argv) > 2:
+        check(sys.argv[2], figures[False][1])
+
+
+def check(path, where):
+    """Executed warp instructions per pass of each part, from a profile of the lockstep kernel
+    built from the same SASS (its instructions are matched by offset): the section of the
+    launch that executed the most."""
+    sections = []
+    with open(path) as f:
+        for row in csv.reader(f):
+            if row and row[0] == "Kernel Name":
+                sections.append([])
+            elif sections and row and row[0].startswith("0x"):
+                sections[-1].append((int(row[0], 16), float(row[5])))
+    best = max(sections, key=lambda s: sum(c for _, c in s))
+    base = best[0][0]
+    executed, runs = dict.fromkeys(PARTS, 0.0), dict.fromkeys(PARTS, 0.0)
+    for at, c in best:
+        p = where.get(at - base, "warp")
+        executed[p] += c
+        runs[p] = max(runs[p], c)
+    passes = runs["pass"]
+    print("profile: %.4g warp instructions in %.4g passes" % (sum(executed.values()), passes))
+    # Each part's executed instructions over the times its most executed one ran: what one run
+    # of it issued, to set beside the count above.
+    for p in PARTS:
+        if runs[p]:
+            print("  %-10s %5.1f a run, %6.2f%% of passes, %5.1f a pass" % (
+                p, executed[p] / runs[p], 100 * runs[p] / passes, executed[p] / passes))
+
+
+main()
