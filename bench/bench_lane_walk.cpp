@@ -21,9 +21,10 @@
 
 namespace {
 
-// The host's top as analyze opens it for a GPU (2^19 subtrees), every `sample`-th of them.
-std::vector<piles::bulgarian::ForestWalker> sampled_top(int n, std::size_t sample) {
-  const piles::bulgarian::ForestTop top = piles::bulgarian::expand_forest(n, std::size_t{1} << 19);
+// The host's top of `subtrees` subtrees, every `sample`-th of them.
+std::vector<piles::bulgarian::ForestWalker> sampled_top(int n, std::size_t subtrees,
+                                                        std::size_t sample) {
+  const piles::bulgarian::ForestTop top = piles::bulgarian::expand_forest(n, subtrees);
   std::vector<piles::bulgarian::ForestWalker> out;
   for (std::size_t i = 0; i < top.subtrees.size(); i += sample) out.push_back(top.subtrees[i]);
   return out;
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   // bytes of stack allow full occupancy.
   std::size_t lanes = 132 * 2048;
   std::size_t sample = 1;
+  std::size_t top = piles::bulgarian::lanes_host_subtrees;
   // The kernel's launches: the host splits walks until four a lane wait.
   std::size_t per_lane = 4;
   std::string out = "results/bench/bulgarian_lane_walk.md";
@@ -47,6 +49,8 @@ int main(int argc, char** argv) {
   app.add_option("--lanes", lanes, "Resident lanes (default: an H100 at full occupancy)")
       ->check(CLI::Range(32, 1 << 24));
   app.add_option("--sample", sample, "Walk every K-th subtree of the host's top (default 1)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--top", top, "Subtrees the host opens (default: analyze's for the lanes kernel)")
       ->check(CLI::PositiveNumber);
   app.add_option("--walks-per-lane", per_lane, "Walks a launch starts with, per lane (default 4)")
       ->check(CLI::PositiveNumber);
@@ -58,7 +62,7 @@ int main(int argc, char** argv) {
   for (int n = from; n <= to; n += step) {
     const auto start = std::chrono::steady_clock::now();
     piles::bulgarian::LaneWalkStats s;
-    piles::bulgarian::lane_walk_host(sampled_top(n, sample), n, device, per_lane * lanes, s);
+    piles::bulgarian::lane_walk_host(sampled_top(n, top, sample), n, device, per_lane * lanes, s);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string row = fmt::format(
@@ -73,12 +77,12 @@ int main(int argc, char** argv) {
   }
   std::string body = fmt::format(
       "# Bulgarian backward walk in lanes, emulated on the host\n\n"
-      "_made by `bench_lane_walk --from {} --to {} --step {} --lanes {} --sample {} "
+      "_made by `bench_lane_walk --from {} --to {} --step {} --lanes {} --top {} --sample {} "
       "--walks-per-lane {}`; piles {}; "
       "{}; {}_\n\n"
       "`bulgarian analyze N --engine backward --walk-kernel lanes` on a device of {} resident "
       "lanes, emulated warp by warp and pass by pass by the kernel's host twin: the host opens "
-      "the forest's top to 2^19 subtrees (every {}-th of them walked here) and splits them to "
+      "the forest's top to {} subtrees (every {}-th of them walked here) and splits them to "
       "{} a lane; each lane walks its own subtree one unit a pass (a descent with its visit, "
       "or an ascent); a warp runs the unit most of its busy lanes want, its idle lanes take "
       "the next walks with one atomic, and once the queue is empty a warp parks its open walks "
@@ -91,8 +95,8 @@ int main(int argc, char** argv) {
       "| n | launches | partitions walked | walks taken | parked | lane use | warp passes per "
       "partition | warp instructions per partition | serial passes | model s |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-      from, to, step, lanes, sample, per_lane, piles::version, piles::cpu_model(),
-      piles::bench::today(), lanes, sample, per_lane);
+      from, to, step, lanes, top, sample, per_lane, piles::version, piles::cpu_model(),
+      piles::bench::today(), lanes, top, sample, per_lane);
   body += rows;
   piles::bench::write_record(out, body);
   return 0;

@@ -37,7 +37,9 @@ void trim(std::vector<std::uint64_t>& histogram) {
 void run_backward(int n, const RunTarget& target, Progress* progress,
                   const BackwardOptions& options, Analysis& a) {
   const bool gpu = target.backend == Backend::gpu;
-  ForestTop top = expand_forest(n, gpu ? options.gpu_host_subtrees.value_or(gpu_subtrees)
+  const std::size_t gpu_top =
+      options.walk_kernel == WalkKernel::lanes ? lanes_host_subtrees : gpu_subtrees;
+  ForestTop top = expand_forest(n, gpu ? options.gpu_host_subtrees.value_or(gpu_top)
                                        : subtrees_per_cpu_thread * target.threads);
   ForestCounts counts = std::move(top.counts);
   if (progress) progress->add(counts.nodes());

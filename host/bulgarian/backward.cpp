@@ -332,7 +332,8 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   // A chunk of a journaled or MPI run holds a handful of subtrees: open them on the host until
   // the first round fills the device.
   Tally tops(depth_limit);
-  open_subtrees(work, host_subtrees.value_or(gpu::walks_per_round()), tops);
+  if (rounds || host_subtrees)
+    open_subtrees(work, host_subtrees.value_or(gpu::walks_per_round()), tops);
   check_depth(tops.too_deep);
   const LaneWalk device = rounds ? walk_in_rounds(std::move(work), depth_limit, steps)
                                  : walk_in_lanes(std::move(work), depth_limit, steps);

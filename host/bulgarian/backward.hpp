@@ -50,6 +50,10 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
 // its longest (walk_round_kernel); `lanes` walks a subtree per lane one unit a pass and
 // refills a lane as soon as its walk ends (core/bulgarian_lane.hpp, walk_lanes_kernel).
 enum class WalkKernel { rounds, lanes };
+// The top of the forest the host walks before the lanes kernel takes over: split_walk then cuts
+// those subtrees into the launches' walks without visiting them, so the host's own share of
+// the forest stays small (with the rounds kernel's 2^19 subtrees it walked 25% of n = 90's).
+inline constexpr std::size_t lanes_host_subtrees = std::size_t{1} << 10;
 inline constexpr WalkKernel default_walk_kernel = WalkKernel::lanes;
 const char* walk_kernel_name(WalkKernel kernel);
 // Parses --walk-kernel: rounds | lanes.
@@ -67,7 +71,8 @@ struct GpuWalk {
 // before the next round, so no single subtree holds up the device. The deepest partition the device
 // visited is replayed on the host (check_longest_transient) before the counts are handed back. With
 // the lanes kernel, launch after launch (drive_lane_walk, lane_walk.hpp), `budget` being the passes
-// of a launch (by default gpu::lane_pass_budget).
+// of a launch (by default gpu::lane_pass_budget), the host opening the subtrees' tops only when
+// `host_subtrees` asks it to.
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees = std::nullopt,
                           std::optional<std::uint64_t> budget = std::nullopt,
