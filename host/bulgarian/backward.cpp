@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <thread>
 
@@ -200,11 +201,32 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out) {
 }
 
 void fill_round(std::vector<ForestWalker>& work, std::size_t wanted) {
-  for (bool split = true; split && work.size() < wanted;) {
-    split = false;
-    std::vector<ForestWalker> given;
-    for (ForestWalker& walk : work) split |= split_walk(walk, given);
-    work.insert(work.end(), given.begin(), given.end());
+  // A walk that gave nothing stays as it was and would give nothing again, so each pass tries
+  // only the walks that gave some in the last one and those they gave: where most nodes have a
+  // single predecessor, trying every walk again made the passes quadratic. A pass shares its
+  // walks out among the threads in slices and joins what they gave in slice order, so the
+  // walks come out in the same order on any number of threads.
+  const int threads = omp_get_max_threads();
+  std::vector<std::size_t> active(work.size());
+  std::iota(active.begin(), active.end(), std::size_t{0});
+  std::vector<std::vector<ForestWalker>> given(threads);
+  std::vector<std::vector<std::size_t>> kept(threads);
+  while (!active.empty() && work.size() < wanted) {
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      const std::size_t lo = active.size() * t / threads, hi = active.size() * (t + 1) / threads;
+      given[t].clear();
+      kept[t].clear();
+      for (std::size_t a = lo; a < hi; ++a)
+        if (split_walk(work[active[a]], given[t])) kept[t].push_back(active[a]);
+    }
+    active.clear();
+    for (int t = 0; t < threads; ++t) active.insert(active.end(), kept[t].begin(), kept[t].end());
+    for (int t = 0; t < threads; ++t) {
+      for (std::size_t j = 0; j < given[t].size(); ++j) active.push_back(work.size() + j);
+      work.insert(work.end(), given[t].begin(), given[t].end());
+    }
   }
 }
 
