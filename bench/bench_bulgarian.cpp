@@ -105,9 +105,15 @@ int main(int argc, char** argv) {
   rows.push_back(measure(fmt::format("backward cpu, {} threads", threads), n, Engine::backward,
                          many, runs, reference));
   if (!device.empty()) {
-    rows.push_back(measure("backward gpu", n, Engine::backward, gpu, runs, reference));
-    // The host model's choice (bulgarian_walk_lanes.md), until a GPU has timed both.
-    piles::bulgarian::BackwardOptions short_rounds;
+    piles::bulgarian::BackwardOptions lanes, rounds;
+    lanes.walk_kernel = piles::bulgarian::WalkKernel::lanes;
+    rounds.walk_kernel = piles::bulgarian::WalkKernel::rounds;
+    rows.push_back(measure("backward gpu, lanes kernel", n, Engine::backward, gpu, runs, reference,
+                           nullptr, lanes));
+    rows.push_back(measure("backward gpu, rounds kernel", n, Engine::backward, gpu, runs, reference,
+                           nullptr, rounds));
+    // The rounds kernel with the budget its host model chose (bulgarian_walk_lanes.md).
+    piles::bulgarian::BackwardOptions short_rounds = rounds;
     short_rounds.gpu_walk_budget = std::uint64_t{1} << 12;
     rows.push_back(measure("backward gpu, 2^12 a round", n, Engine::backward, gpu, runs, reference,
                            nullptr, short_rounds));
@@ -123,7 +129,7 @@ int main(int argc, char** argv) {
   const double scaling = rows[0].wall / rows[1].wall;
   fmt::print("backward speed-up, {} threads over 1: {:.2f}x wall\n", threads, scaling);
   if (!device.empty())
-    fmt::print("backward speed-up, gpu over {} threads: {:.1f}x wall\n", threads,
+    fmt::print("backward speed-up, gpu (lanes kernel) over {} threads: {:.1f}x wall\n", threads,
                rows[1].wall / rows[2].wall);
   bool all_same = true;
   for (const Row& r : rows) all_same = all_same && r.same;

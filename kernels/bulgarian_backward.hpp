@@ -32,4 +32,27 @@ std::size_t walks_per_round();
 ForestRound bulgarian_walk_round(std::vector<bulgarian::ForestWalker>& walks, int depth_limit,
                                  std::uint64_t budget = walk_round_budget);
 
+// Passes a launch of the lanes kernel may run: long enough to hide the launch (the queue is
+// copied each time), short enough that no launch holds more than about a second of work.
+inline constexpr std::uint64_t lane_pass_budget = std::uint64_t{1} << 20;
+
+// One launch of the backward walk in lanes (core/bulgarian_lane.hpp): each warp's idle lanes
+// take walks from the front of `queue` with one atomic, and every pass the warp runs the unit
+// (descend or ascend) most of its busy lanes want. Open walks are parked when the launch runs
+// out of passes, or when the queue is empty and one of its warp's lanes is out of work.
+struct LaneRound {
+  std::vector<std::uint64_t> histogram;  // [d]: partitions visited at distance d from the cycle
+  std::uint64_t leaves = 0;              // Garden-of-Eden partitions among them
+  bool too_deep = false;                 // some depth reached the histogram's length
+  std::uint64_t taken = 0;               // walks taken from the front of the queue
+  std::vector<bulgarian::ForestWalker> parked;
+  int deepest = -1;  // as in ForestRound, the walk being one of the queue's
+  bulgarian::ForestWalker deepest_walk;
+};
+LaneRound bulgarian_walk_lanes(const std::vector<bulgarian::ForestWalker>& queue, int depth_limit,
+                               std::uint64_t pass_budget = lane_pass_budget);
+
+// Lanes the lanes kernel keeps resident on the current device.
+std::size_t walk_lanes_resident();
+
 }  // namespace piles::gpu

@@ -226,8 +226,10 @@ TEST(BulgarianEngines, ForwardRefusesWhatItCannotHold) {
 }
 
 // The walk is slower on a GPU than on the CPU threads beside it (results/bench/gpu_h200.md):
-// only a GPU named with --backend gpu walks; one that --backend auto picked does not.
+// only a GPU named with --backend gpu walks; one that --backend auto picked does not, until a
+// GPU walk is measured faster (gpu_walk_beats_cpu).
 TEST(BulgarianEngines, OnlyANamedGpuWalks) {
+  if (gpu_walk_beats_cpu) GTEST_SKIP() << "the GPU walk was measured faster: auto walks there";
   RunTarget picked;
   picked.backend = Backend::gpu;
   picked.device = "a GPU";
@@ -247,6 +249,26 @@ TEST(BulgarianEngines, OnlyANamedGpuWalks) {
   RunTarget cpu;
   cpu.threads = 2;
   EXPECT_EQ(walk_target(cpu).threads, 2);
+}
+
+// --engine auto on a GPU: the forward engine on the GPU for n = 113..127 where it fits the
+// device's memory, the backward walk elsewhere (on the CPU threads when --backend auto chose
+// the GPU, as long as the GPU walk is not measured faster); on the CPU always the walk.
+TEST(BulgarianAutoEngine, ForwardOnTheGpuFrom113To127WhereItFits) {
+  RunTarget gpu = piles::testing::target(Backend::gpu);
+  gpu.auto_picked = true;
+  const std::uint64_t h100 = std::uint64_t{79} << 30;
+  for (int n = 100; n <= 140; ++n) {
+    SCOPED_TRACE(n);
+    const EngineChoice on_gpu = auto_engine(n, gpu, h100);
+    const bool forward = n >= 113 && n <= 127;
+    EXPECT_EQ(on_gpu.engine, forward ? Engine::forward : Engine::backward);
+    EXPECT_EQ(on_gpu.target.backend, forward || gpu_walk_beats_cpu ? Backend::gpu : Backend::cpu);
+    EXPECT_EQ(auto_engine(n, cpu(), h100).engine, Engine::backward);
+  }
+  // p(127) = 3,913,864,295 partitions at 14 bytes need 51 GiB: not on a 40 GiB device.
+  EXPECT_EQ(auto_engine(127, gpu, std::uint64_t{40} << 30).engine, Engine::backward);
+  EXPECT_EQ(auto_engine(113, gpu, std::uint64_t{40} << 30).engine, Engine::forward);
 }
 
 }  // namespace

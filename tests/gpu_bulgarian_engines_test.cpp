@@ -2,7 +2,11 @@
 // chains. Skips where no CUDA device answers.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <vector>
+
 #include "host/bulgarian/analysis.hpp"
+#include "host/bulgarian/backward.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/targets.hpp"
@@ -53,6 +57,48 @@ TEST_F(GpuBulgarian, BackwardWalkInShortRoundsMatchesCpu) {
     const Analysis gpu = analyze(n, Engine::backward, target(Backend::gpu), nullptr, short_rounds);
     EXPECT_TRUE(cpu.same_structure(gpu));
     EXPECT_GT(gpu.device_partitions, 0u);
+  }
+}
+
+// The lanes kernel (core/bulgarian_lane.hpp) and the rounds kernel, each on its own: with a
+// few host subtrees the device walks nearly all, and with launches of 64 passes (n <= 50) the
+// lanes kernel parks its walks, the host splits them, and later launches go on with them.
+TEST_F(GpuBulgarian, BothWalkKernelsMatchCpu) {
+  for (const WalkKernel kernel : {WalkKernel::lanes, WalkKernel::rounds}) {
+    SCOPED_TRACE(walk_kernel_name(kernel));
+    BackwardOptions options;
+    options.walk_kernel = kernel;
+    BackwardOptions few = options;
+    few.gpu_host_subtrees = 64;
+    BackwardOptions short_launches = few;
+    short_launches.gpu_walk_budget = 64;
+    for (int n : {1, 2, 10, 36, 45, 66, 80, 91}) {
+      SCOPED_TRACE(n);
+      const Analysis cpu = analyze(n, Engine::backward, target(Backend::cpu));
+      for (const BackwardOptions& o : {options, few, short_launches}) {
+        // Budgets of 64 take thousands of rounds or launches beyond n = 50.
+        if (o.gpu_walk_budget && n > 50) continue;
+        const Analysis gpu = analyze(n, Engine::backward, target(Backend::gpu), nullptr, o);
+        EXPECT_TRUE(cpu.same_structure(gpu));
+        if (n >= 30 && o.gpu_host_subtrees) EXPECT_GT(gpu.device_partitions, 0u);
+      }
+    }
+  }
+}
+
+// A journaled run's chunks on the lanes kernel, each equal to the CPU walk of the same chunk.
+TEST_F(GpuBulgarian, LanesKernelEqualsCpuChunkByChunk) {
+  const int n = 70, chunks = 16;
+  const ForestTop top = expand_forest(n, 8 * chunks);
+  const std::vector<ForestWalker>& all = top.subtrees;
+  for (int c = 0; c < chunks; ++c) {
+    SCOPED_TRACE(c);
+    const std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks,
+                                         all.begin() + all.size() * (c + 1) / chunks);
+    const ForestCounts cpu = walk_subtrees_cpu(part, depth_bound(n), 2, nullptr);
+    const GpuWalk gpu = walk_subtrees_gpu(n, part, std::nullopt, std::nullopt, WalkKernel::lanes);
+    EXPECT_EQ(gpu.counts.histogram, cpu.histogram);
+    EXPECT_EQ(gpu.counts.leaves, cpu.leaves);
   }
 }
 

@@ -37,13 +37,15 @@ void trim(std::vector<std::uint64_t>& histogram) {
 void run_backward(int n, const RunTarget& target, Progress* progress,
                   const BackwardOptions& options, Analysis& a) {
   const bool gpu = target.backend == Backend::gpu;
-  ForestTop top = expand_forest(n, gpu ? options.gpu_host_subtrees.value_or(gpu_subtrees)
+  const std::size_t gpu_top =
+      options.walk_kernel == WalkKernel::lanes ? lanes_host_subtrees : gpu_subtrees;
+  ForestTop top = expand_forest(n, gpu ? options.gpu_host_subtrees.value_or(gpu_top)
                                        : subtrees_per_cpu_thread * target.threads);
   ForestCounts counts = std::move(top.counts);
   if (progress) progress->add(counts.nodes());
   if (gpu) {
     const GpuWalk walk = walk_subtrees_gpu(n, std::move(top.subtrees), options.gpu_host_subtrees,
-                                           options.gpu_walk_budget);
+                                           options.gpu_walk_budget, options.walk_kernel);
     counts.merge(walk.counts);
     a.device_partitions = walk.device_partitions;
   } else {
@@ -88,7 +90,17 @@ void run_forward(const PartitionTable& table, const RunTarget& target, Analysis&
 }  // namespace
 
 RunTarget walk_target(const RunTarget& target) {
-  return target.backend == Backend::gpu && target.auto_picked ? target.on_host() : target;
+  return target.backend == Backend::gpu && target.auto_picked && !gpu_walk_beats_cpu
+             ? target.on_host()
+             : target;
+}
+
+EngineChoice auto_engine(int n, const RunTarget& target, std::uint64_t free_gpu_memory) {
+  const bool forward = target.backend == Backend::gpu && n >= gpu_forward_from_n &&
+                       n <= forward_max_n &&
+                       partition_count(n) * forward_bytes_per_partition <= free_gpu_memory;
+  if (forward) return {Engine::forward, target};
+  return {Engine::backward, walk_target(target)};
 }
 
 const char* engine_name(Engine engine) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "host/bulgarian/backward.hpp"
 #include "host/common/backend.hpp"
 #include "host/common/progress.hpp"
 
@@ -54,16 +55,37 @@ Engine choose_engine(std::string_view name);
 // 2^19, and more until one round fills the device; tests set a few so the device does the
 // walking at small n. Each walk of a round takes at most gpu_walk_budget descents (by default
 // the kernel's 2^20; bench_bulgarian also times 2^12, which the host model says keeps far more
-// threads busy, bulgarian_walk_lanes.md).
+// threads busy, bulgarian_walk_lanes.md); with the lanes kernel it is the passes of a launch
+// (by default 2^20).
 struct BackwardOptions {
   std::optional<std::size_t> gpu_host_subtrees;
   std::optional<std::uint64_t> gpu_walk_budget;
+  WalkKernel walk_kernel = default_walk_kernel;
 };
 
-// Where the backward walk runs: on an NVIDIA H200 its GPU engine ran at 0.04 to 0.09 times the
-// rate of the 16 CPU threads beside it (results/bench/gpu_h200.md), so a GPU that --backend
-// auto picked leaves the walk to the CPU threads; --backend gpu still walks there.
+// Whether the backward walk on a GPU (default_walk_kernel) beats the CPU threads beside it. The
+// rounds kernel ran at 0.04 to 0.09 times the rate of the 16 CPU threads beside an NVIDIA H200
+// (results/bench/gpu_h200.md); the lanes kernel is unmeasured. Set it once a GPU has measured
+// the lanes kernel faster than the CPU threads at every n from 90 on.
+inline constexpr bool gpu_walk_beats_cpu = false;
+
+// Where the backward walk runs: on a GPU that --backend auto picked, the CPU threads unless
+// gpu_walk_beats_cpu; --backend gpu always walks there.
 RunTarget walk_target(const RunTarget& target);
+
+// --engine auto on a GPU: the forward engine on the GPU from this n to forward_max_n = 127,
+// where it fits the device's free memory (on an NVIDIA H100 it ran 1.2 to 1.6 times as fast as
+// the 16 CPU threads' backward walk at n = 113..127, the range measured); the backward walk
+// elsewhere, where walk_target puts it. On the CPU, --engine auto is always the backward walk.
+inline constexpr int gpu_forward_from_n = 113;
+
+struct EngineChoice {
+  Engine engine;
+  RunTarget target;
+};
+// What --engine auto runs n on, for a target that resolve_backend gave; free_gpu_memory is the
+// device's free memory in bytes (unused on the CPU).
+EngineChoice auto_engine(int n, const RunTarget& target, std::uint64_t free_gpu_memory);
 
 // Runs one engine on one backend for one n, reporting partitions placed to `progress` (the
 // backward engine on CPU threads; may be null); throws UsageError for sizes the engine cannot

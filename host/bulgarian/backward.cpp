@@ -7,12 +7,15 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <thread>
 
 #include "core/bulgarian.hpp"
 #include "core/partition.hpp"
+#include "host/bulgarian/lane_walk.hpp"
 #include "host/bulgarian/trace.hpp"
+#include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/partition_table.hpp"
 #ifdef PILES_HAVE_CUDA
@@ -198,11 +201,32 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out) {
 }
 
 void fill_round(std::vector<ForestWalker>& work, std::size_t wanted) {
-  for (bool split = true; split && work.size() < wanted;) {
-    split = false;
-    std::vector<ForestWalker> given;
-    for (ForestWalker& walk : work) split |= split_walk(walk, given);
-    work.insert(work.end(), given.begin(), given.end());
+  // A walk that gave nothing stays as it was and would give nothing again, so each pass tries
+  // only the walks that gave some in the last one and those they gave: where most nodes have a
+  // single predecessor, trying every walk again made the passes quadratic. A pass shares its
+  // walks out among the threads in slices and joins what they gave in slice order, so the
+  // walks come out in the same order on any number of threads.
+  const int threads = omp_get_max_threads();
+  std::vector<std::size_t> active(work.size());
+  std::iota(active.begin(), active.end(), std::size_t{0});
+  std::vector<std::vector<ForestWalker>> given(threads);
+  std::vector<std::vector<std::size_t>> kept(threads);
+  while (!active.empty() && work.size() < wanted) {
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      const std::size_t lo = active.size() * t / threads, hi = active.size() * (t + 1) / threads;
+      given[t].clear();
+      kept[t].clear();
+      for (std::size_t a = lo; a < hi; ++a)
+        if (split_walk(work[active[a]], given[t])) kept[t].push_back(active[a]);
+    }
+    active.clear();
+    for (int t = 0; t < threads; ++t) active.insert(active.end(), kept[t].begin(), kept[t].end());
+    for (int t = 0; t < threads; ++t) {
+      for (std::size_t j = 0; j < given[t].size(); ++j) active.push_back(work.size() + j);
+      work.insert(work.end(), given[t].begin(), given[t].end());
+    }
   }
 }
 
@@ -263,48 +287,92 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
   return total;
 }
 
-GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
-                          std::optional<std::size_t> host_subtrees,
-                          std::optional<std::uint64_t> budget) {
+const char* walk_kernel_name(WalkKernel kernel) {
+  return kernel == WalkKernel::rounds ? "rounds" : "lanes";
+}
+
+WalkKernel parse_walk_kernel(const std::string& name) {
+  if (name == "rounds") return WalkKernel::rounds;
+  if (name == "lanes") return WalkKernel::lanes;
+  throw UsageError(fmt::format("--walk-kernel: '{}' is not one of rounds, lanes", name));
+}
+
 #ifdef PILES_HAVE_CUDA
-  const int depth_limit = depth_bound(n);
-  const std::uint64_t descents = budget.value_or(gpu::walk_round_budget);
+namespace {
+
+// The rounds kernel: every walk of a round on a thread of its own, up to `descents` each.
+LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::uint64_t descents) {
   const std::size_t wanted = gpu::walks_per_round();
-  // A chunk of a journaled or MPI run holds a handful of subtrees: open them on the host until
-  // the first round fills the device.
-  Tally tops(depth_limit);
-  open_subtrees(work, host_subtrees.value_or(wanted), tops);
-  check_depth(tops.too_deep);
-  ForestCounts device;
-  int deepest = -1;
-  ForestWalker deepest_walk;
+  LaneWalk out;
   std::vector<ForestWalker> unfinished;
   while (!work.empty()) {
     fill_round(work, wanted);
     const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit, descents);
-    device.merge({round.histogram, round.leaves});
-    check_depth(round.too_deep);
-    if (round.deepest > deepest) {
-      deepest = round.deepest;
-      deepest_walk = round.deepest_walk;
+    out.counts.merge({round.histogram, round.leaves});
+    out.too_deep = out.too_deep || round.too_deep;
+    if (round.deepest > out.deepest) {
+      out.deepest = round.deepest;
+      out.deepest_walk = round.deepest_walk;
     }
     unfinished.clear();
     for (std::size_t i = 0; i < work.size(); ++i)
       if (!round.done[i]) unfinished.push_back(work[i]);
     work.swap(unfinished);
   }
-  check_longest_transient(n, device.histogram, replay_to_depth(deepest_walk, deepest, descents),
-                          "backward");
+  return out;
+}
+
+// The lanes kernel, launch after launch; a launch should find at least four walks a lane.
+LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uint64_t passes) {
+  return drive_lane_walk(std::move(work), 4 * gpu::walk_lanes_resident(),
+                         [&](const std::vector<ForestWalker>& queue) {
+                           gpu::LaneRound r = gpu::bulgarian_walk_lanes(queue, depth_limit, passes);
+                           LaneLaunch l;
+                           l.counts = {std::move(r.histogram), r.leaves};
+                           l.too_deep = r.too_deep;
+                           l.taken = r.taken;
+                           l.parked = std::move(r.parked);
+                           l.deepest = r.deepest;
+                           l.deepest_walk = r.deepest_walk;
+                           return l;
+                         });
+}
+
+}  // namespace
+#endif
+
+GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
+                          std::optional<std::size_t> host_subtrees,
+                          std::optional<std::uint64_t> budget, WalkKernel kernel) {
+#ifdef PILES_HAVE_CUDA
+  const int depth_limit = depth_bound(n);
+  const bool rounds = kernel == WalkKernel::rounds;
+  // Descents of a walk per round, or passes per launch: either bounds a walk's descents in one
+  // call, which is what the replay of the deepest walk needs.
+  const std::uint64_t steps =
+      budget.value_or(rounds ? gpu::walk_round_budget : gpu::lane_pass_budget);
+  // A chunk of a journaled or MPI run holds a handful of subtrees: open them on the host until
+  // the first round fills the device.
+  Tally tops(depth_limit);
+  if (rounds || host_subtrees)
+    open_subtrees(work, host_subtrees.value_or(gpu::walks_per_round()), tops);
+  check_depth(tops.too_deep);
+  const LaneWalk device = rounds ? walk_in_rounds(std::move(work), depth_limit, steps)
+                                 : walk_in_lanes(std::move(work), depth_limit, steps);
+  check_depth(device.too_deep);
+  check_longest_transient(n, device.counts.histogram,
+                          replay_to_depth(device.deepest_walk, device.deepest, steps), "backward");
   GpuWalk out;
-  out.device_partitions = device.nodes();
+  out.device_partitions = device.counts.nodes();
   out.counts = std::move(tops.counts);
-  out.counts.merge(device);
+  out.counts.merge(device.counts);
   return out;
 #else
   (void)n;
   (void)work;
   (void)host_subtrees;
   (void)budget;
+  (void)kernel;
   throw std::logic_error("walk_subtrees_gpu in a build without CUDA");
 #endif
 }

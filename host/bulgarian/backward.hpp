@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/bulgarian.hpp"
@@ -45,20 +46,36 @@ void fill_round(std::vector<ForestWalker>& work, std::size_t wanted);
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
                                Progress* progress);
 
+// The GPU walk's kernels: `rounds` gives each thread a walk per round and the warp waits for
+// its longest (walk_round_kernel); `lanes` walks a subtree per lane one unit a pass and
+// refills a lane as soon as its walk ends (core/bulgarian_lane.hpp, walk_lanes_kernel).
+enum class WalkKernel { rounds, lanes };
+// The top of the forest the host walks before the lanes kernel takes over: split_walk then cuts
+// those subtrees into the launches' walks without visiting them, so the host's own share of
+// the forest stays small (with the rounds kernel's 2^19 subtrees it walked 25% of n = 90's).
+inline constexpr std::size_t lanes_host_subtrees = std::size_t{1} << 10;
+inline constexpr WalkKernel default_walk_kernel = WalkKernel::lanes;
+const char* walk_kernel_name(WalkKernel kernel);
+// Parses --walk-kernel: rounds | lanes.
+WalkKernel parse_walk_kernel(const std::string& name);
+
 struct GpuWalk {
   ForestCounts counts;                  // every partition of the subtrees
   std::uint64_t device_partitions = 0;  // of them, visited by the kernel (the rest by the host)
 };
 
-// The same on the GPU for the forest of n (fresh subtrees, as expand_forest gives them), in
-// rounds: the host opens the subtrees' tops until `host_subtrees` walks wait (by default until
-// the first round fills the device), each walk gets a budget of descents (by default the
-// kernel's gpu::walk_round_budget), and walks left
-// unfinished are split on the host before the next round, so no single subtree holds up the
-// device. The deepest partition the device visited is replayed on the host
-// (check_longest_transient) before the counts are handed back.
+// The same on the GPU for the forest of n (fresh subtrees, as expand_forest gives them). With
+// the rounds kernel, in rounds: the host opens the subtrees' tops until `host_subtrees` walks wait
+// (by default until the first round fills the device), each walk gets a budget of descents (by
+// default the kernel's gpu::walk_round_budget), and walks left unfinished are split on the host
+// before the next round, so no single subtree holds up the device. The deepest partition the device
+// visited is replayed on the host (check_longest_transient) before the counts are handed back. With
+// the lanes kernel, launch after launch (drive_lane_walk, lane_walk.hpp), `budget` being the passes
+// of a launch (by default gpu::lane_pass_budget), the host opening the subtrees' tops only when
+// `host_subtrees` asks it to.
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees = std::nullopt,
-                          std::optional<std::uint64_t> budget = std::nullopt);
+                          std::optional<std::uint64_t> budget = std::nullopt,
+                          WalkKernel kernel = default_walk_kernel);
 
 }  // namespace piles::bulgarian

@@ -39,10 +39,12 @@ ForestCounts counts_from_json(const nlohmann::json& j, const std::string& where)
 // same way by every process, so that a chunk number names the same subtrees everywhere.
 class RangeJob {
  public:
-  RangeJob(IntRange range, int chunks, RunTarget target, std::function<void(const Analysis&)> done)
+  RangeJob(IntRange range, int chunks, WalkKernel kernel, RunTarget target,
+           std::function<void(const Analysis&)> done)
       : first_(static_cast<int>(range.first)),
         last_(static_cast<int>(range.last)),
         chunks_(chunks),
+        kernel_(kernel),
         target_(std::move(target)),
         done_(std::move(done)) {
     if (first_ < 1 || last_ > analyze_max_n || first_ > last_)
@@ -118,7 +120,8 @@ class RangeJob {
     const std::vector<ForestWalker>& all = top(n).subtrees;
     std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks_,
                                    all.begin() + all.size() * (c + 1) / chunks_);
-    if (run.backend == Backend::gpu) return walk_subtrees_gpu(n, std::move(part)).counts;
+    if (run.backend == Backend::gpu)
+      return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_).counts;
     return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr);
   }
 
@@ -154,6 +157,7 @@ class RangeJob {
   }
 
   int first_, last_, chunks_;
+  WalkKernel kernel_;
   RunTarget target_;
   std::function<void(const Analysis&)> done_;
   std::vector<std::uint64_t> partitions_;  // p(n) for n in the range
@@ -165,7 +169,7 @@ class RangeJob {
 
 job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
                            const std::function<void(const Analysis&)>& done) {
-  RangeJob range(run.range, run.chunks_per_n, target, done);
+  RangeJob range(run.range, run.chunks_per_n, run.walk_kernel, target, done);
   return job::run(range.describe(), run.run, target);
 }
 
@@ -199,7 +203,7 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
   const RangeRun run = journal_range(journals.front());
   // Handed on once every n has checked out: a journal refused at its last n prints nothing.
   std::vector<Analysis> analyses;
-  RangeJob job(run.range, run.chunks_per_n, merged_target(),
+  RangeJob job(run.range, run.chunks_per_n, run.walk_kernel, merged_target(),
                [&](const Analysis& a) { analyses.push_back(a); });
   job::Outcome outcome = job::merge(job.describe(), journals);
   for (const Analysis& a : analyses) done(a);
@@ -209,7 +213,7 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
 job::Outcome read_finished_range(const std::string& journal,
                                  const std::function<void(const Analysis&)>& done) {
   const RangeRun run = journal_range(journal);
-  RangeJob job(run.range, run.chunks_per_n, merged_target(), done);
+  RangeJob job(run.range, run.chunks_per_n, run.walk_kernel, merged_target(), done);
   return job::read_finished(job.describe(), journal);
 }
 

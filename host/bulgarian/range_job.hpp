@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "host/bulgarian/analysis.hpp"
+#include "host/bulgarian/backward.hpp"
 #include "host/common/parse.hpp"
 #include "host/job/driver.hpp"
 
@@ -18,7 +19,8 @@ inline constexpr int max_chunks_per_n = 1 << 16;
 
 struct RangeRun {
   IntRange range{0, 0};
-  int chunks_per_n = 64;  // 1..max_chunks_per_n
+  int chunks_per_n = 64;                         // 1..max_chunks_per_n
+  WalkKernel walk_kernel = default_walk_kernel;  // on a GPU
   job::Options run;
 };
 

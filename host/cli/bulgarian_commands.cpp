@@ -22,6 +22,9 @@
 #include "host/common/output_file.hpp"
 #include "host/common/parse.hpp"
 #include "host/common/provenance.hpp"
+#ifdef PILES_HAVE_CUDA
+#include "kernels/bulgarian_forward.hpp"
+#endif
 
 namespace piles::cli {
 namespace {
@@ -49,6 +52,7 @@ struct AnalyzeOptions {
   std::string range;
   std::string engine = "auto";
   std::string variant = "plain";
+  std::string walk_kernel = bulgarian::walk_kernel_name(bulgarian::default_walk_kernel);
   int chunks = 64;
   JobArgs job;
 };
@@ -71,11 +75,49 @@ void print_shard(const job::Status& status, const CommonOptions& common) {
     fmt::print("{}", bulgarian::shard_text(status));
 }
 
+bool has_job_flags(const JobArgs& j) {
+  return j.mpi || !j.checkpoint.empty() || !j.shard.empty() || !j.time_limit.empty();
+}
+
+// --engine auto on a GPU without a journal: each n on the engine and backend auto_engine picks,
+// the n in a row that go to the backward walk as one range.
+void run_auto_on_gpu(const AnalyzeOptions& options, const IntRange& range, const RunTarget& target,
+                     const CommonOptions& common) {
+  std::uint64_t free_memory = 0;
+#ifdef PILES_HAVE_CUDA
+  free_memory = gpu::free_device_memory();
+#endif
+  bulgarian::RangeRun run;
+  run.chunks_per_n = options.chunks;
+  run.walk_kernel = bulgarian::parse_walk_kernel(options.walk_kernel);
+  run.run.quiet = common.quiet;
+  run.run.status_every = common.status_every;
+  for (auto n = range.first; n <= range.last;) {
+    const bulgarian::EngineChoice choice =
+        bulgarian::auto_engine(static_cast<int>(n), target, free_memory);
+    if (choice.engine == bulgarian::Engine::forward) {
+      print_result(bulgarian::analyze(static_cast<int>(n), choice.engine, choice.target), common);
+      ++n;
+      continue;
+    }
+    auto last = n;
+    while (last < range.last &&
+           bulgarian::auto_engine(static_cast<int>(last + 1), target, free_memory).engine ==
+               bulgarian::Engine::backward)
+      ++last;
+    run.range = {n, last};
+    bulgarian::analyze_range(run, choice.target,
+                             [&](const bulgarian::Analysis& a) { print_result(a, common); });
+    n = last + 1;
+  }
+}
+
 // The backward engine runs through the job driver; each n is printed as soon as it is done, so
 // an interrupted range keeps what it printed.
 void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   const bulgarian::Variant variant = bulgarian::parse_variant(options.variant);
   const bulgarian::Engine engine = bulgarian::choose_engine(options.engine);
+  const bulgarian::WalkKernel walk_kernel = bulgarian::parse_walk_kernel(options.walk_kernel);
   if (!variant.is_plain() && options.engine != "auto" && engine != bulgarian::Engine::generic)
     throw UsageError(fmt::format("--engine {}: --variant {} runs the generic engine",
                                  options.engine, variant.name()));
@@ -83,10 +125,9 @@ void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
       variant.is_plain() ? bulgarian::analyze_max_n : bulgarian::variant_max_n(variant);
   const IntRange range = parse_int_range(options.range, "n", 1, max_n);
   if (!variant.is_plain() || engine != bulgarian::Engine::backward) {
-    const JobArgs& j = options.job;
     const std::string what =
         variant.is_plain() ? "--engine " + options.engine : "--variant " + variant.name();
-    if (j.mpi || !j.checkpoint.empty() || !j.shard.empty() || !j.time_limit.empty())
+    if (has_job_flags(options.job))
       throw UsageError(fmt::format(
           "{}: --checkpoint, --shard, --time-limit and --mpi run the plain game's backward "
           "engine",
@@ -99,9 +140,14 @@ void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
                    common);
     return;
   }
+  if (options.engine == "auto" && !has_job_flags(options.job)) {
+    const RunTarget target = resolve_backend(common);
+    if (target.backend == Backend::gpu) return run_auto_on_gpu(options, range, target, common);
+  }
   bulgarian::RangeRun run;
   run.range = range;
   run.chunks_per_n = options.chunks;
+  run.walk_kernel = walk_kernel;
   const std::uint64_t chunk_count = (range.last - range.first + 1) * options.chunks;
   JobSetup setup = setup_job(options.job, common, static_cast<int>(chunk_count));
   setup.target = bulgarian::walk_target(setup.target);
@@ -219,6 +265,8 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
       ->add_option("--chunks", analyze->chunks,
                    "Chunks per n of the backward engine's job (default 64)")
       ->check(CLI::Range(1, bulgarian::max_chunks_per_n));
+  analyze_cmd->add_option("--walk-kernel", analyze->walk_kernel,
+                          "rounds | lanes: the backward walk's GPU kernel (default lanes)");
   add_job_options(*analyze_cmd, analyze->job);
   analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
 

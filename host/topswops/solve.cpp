@@ -10,6 +10,7 @@
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/topswops/cpu_engine.hpp"
+#include "host/topswops/deepen.hpp"
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/quick_bound.hpp"
@@ -61,13 +62,17 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
     return std::max<std::uint64_t>(1, std::llround(estimate->chunks[c]));
   };
   // Enough prefixes for the GPU kernel's threads or lanes, or a piece for every CPU thread; in
-  // nodes, at the estimate's mean per prefix.
+  // nodes, at the estimate's mean per prefix. A slice the device gets cut finer needs a
+  // sixteenth of them (two levels of cutting give that back): at n = 18 a floor of one per lane
+  // would be a slice of two minutes on an H100, too coarse for --time-limit.
   const double per_prefix =
       estimate && plan.prefix_count > 0 ? estimate->nodes / plan.prefix_count : 1.0;
   j.slice_floor = [&plan, &options, per_prefix](const RunTarget& run) {
-    const std::uint64_t prefixes = run.backend == Backend::gpu
-                                       ? gpu_launch_floor(plan.n, options.gpu_kernel)
-                                       : static_cast<std::uint64_t>(run.threads) * piece_prefixes;
+    const std::uint64_t lanes = gpu_launch_floor(plan.n, options.gpu_kernel);
+    const std::uint64_t prefixes = run.backend != Backend::gpu
+                                       ? static_cast<std::uint64_t>(run.threads) * piece_prefixes
+                                   : plan.n >= device_cut_from_n ? lanes / 16
+                                                                 : lanes;
     return std::max<std::uint64_t>(1, std::llround(prefixes * per_prefix));
   };
   j.label = fmt::format("topswops n={}", plan.n);

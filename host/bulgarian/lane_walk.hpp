@@ -1,0 +1,97 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/bulgarian_lane.hpp"
+#include "host/bulgarian/backward.hpp"
+
+namespace piles::bulgarian {
+
+// The backward walk in lanes (core/bulgarian_lane.hpp), launch after launch, as the GPU's lanes
+// kernel (kernels/bulgarian_backward.cu) runs it and as its host twin here emulates it: a launch
+// takes a queue of walks; each warp's idle lanes take the next ones with one atomic, every pass
+// the warp runs one unit for the lanes that want the unit it votes for, and once the queue is
+// empty a warp parks its open walks once one of its lanes is out of work. The host splits the
+// parked walks at their shallowest open level (fill_round) until the next launch has enough of
+// them.
+
+// What one launch hands back.
+struct LaneLaunch {
+  ForestCounts counts;               // the partitions its lanes visited
+  bool too_deep = false;             // some depth reached the histogram's length
+  std::uint64_t taken = 0;           // walks taken from the front of the queue
+  std::vector<ForestWalker> parked;  // open walks, to go on in the next launch
+  int deepest = -1;                  // the greatest depth visited (-1: none)
+  ForestWalker deepest_walk;         // a walk of the queue, as it was, that reached it
+};
+
+// The twin's tally of what the device's warps would issue.
+struct LaneWalkStats {
+  std::uint64_t launches = 0;
+  std::uint64_t partitions = 0;
+  std::uint64_t passes = 0;                                    // warp passes
+  std::array<std::uint64_t, lanes::unit_kinds> units{};        // lane units run, by kind
+  std::array<std::uint64_t, lanes::unit_kinds> unit_passes{};  // passes that ran each kind
+  std::uint64_t refills = 0;  // a warp's takes of walks (one atomic each)
+  std::uint64_t walks_taken = 0;
+  std::uint64_t parked = 0;
+  // The passes of each launch's longest warp, added up: the walk's length in passes however
+  // many warps run beside each other.
+  std::uint64_t serial_passes = 0;
+
+  // Units run over 32 times the passes the warps took.
+  double lane_use() const;
+  double passes_per_partition() const;
+  // Warp instructions per partition by the per-unit SASS counts of lane_costs.hpp.
+  double warp_instructions_per_partition() const;
+};
+
+// The device shape the twin emulates: resident lanes (the kernel's grid is no larger than the
+// device holds, nor than the queue needs) and the passes a launch may run.
+struct LaneDevice {
+  std::size_t lanes = 0;
+  std::uint64_t pass_budget = 0;
+};
+
+// One launch on the host, warp by warp and pass by pass, with the kernel's rules.
+LaneLaunch lane_launch_host(const std::vector<ForestWalker>& queue, int depth_limit,
+                            const LaneDevice& device, LaneWalkStats& stats);
+
+struct LaneWalk {
+  ForestCounts counts;
+  bool too_deep = false;
+  int deepest = -1;
+  ForestWalker deepest_walk;
+};
+
+// Launch after launch until no walk is left: before each, the walks are split until at least
+// `wanted` wait (fill_round); a launch takes them from the front, the ones it parks and the
+// ones it did not take make the next queue, parked first. Launch: (queue) -> LaneLaunch.
+template <class Launch>
+LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Launch&& launch) {
+  LaneWalk out;
+  while (!work.empty()) {
+    fill_round(work, wanted);
+    LaneLaunch l = launch(work);
+    out.counts.merge(l.counts);
+    out.too_deep = out.too_deep || l.too_deep;
+    if (l.deepest > out.deepest) {
+      out.deepest = l.deepest;
+      out.deepest_walk = l.deepest_walk;
+    }
+    l.parked.insert(l.parked.end(), work.begin() + static_cast<std::ptrdiff_t>(l.taken),
+                    work.end());
+    work.swap(l.parked);
+  }
+  return out;
+}
+
+// The twin's whole walk of `work` (subtrees of n's forest): the counts, equal to the CPU
+// walk's, and the stats.
+LaneWalk lane_walk_host(std::vector<ForestWalker> work, int n, const LaneDevice& device,
+                        std::size_t wanted, LaneWalkStats& stats);
+
+}  // namespace piles::bulgarian
