@@ -65,8 +65,9 @@ struct BackwardOptions {
 
 // Whether the backward walk on a GPU (default_walk_kernel) beats the CPU threads beside it. The
 // rounds kernel ran at 0.04 to 0.09 times the rate of the 16 CPU threads beside an NVIDIA H200
-// (results/bench/gpu_h200.md); the lanes kernel is unmeasured. Set it once a GPU has measured
-// the lanes kernel faster than the CPU threads at every n from 90 on.
+// (results/bench/gpu_h200.md), and on an H100 at 0.12 (n = 90); the lanes kernel at 0.02 to 0.07
+// (n = 90..120, results/bench/gpu_h100_walk.md). Set it once a GPU walk is faster than the CPU
+// threads at every n from 90 on.
 inline constexpr bool gpu_walk_beats_cpu = false;
 
 // Where the backward walk runs: on a GPU that --backend auto picked, the CPU threads unless

@@ -54,7 +54,9 @@ enum class WalkKernel { rounds, lanes };
 // those subtrees into the launches' walks without visiting them, so the host's own share of
 // the forest stays small (with the rounds kernel's 2^19 subtrees it walked 25% of n = 90's).
 inline constexpr std::size_t lanes_host_subtrees = std::size_t{1} << 10;
-inline constexpr WalkKernel default_walk_kernel = WalkKernel::lanes;
+// Rounds by default: on an NVIDIA H100 the lanes kernel took 7.2 s at n = 90 where rounds took
+// 2.5 (results/bench/gpu_h100_walk.md), its host splitting between launches the likely cost.
+inline constexpr WalkKernel default_walk_kernel = WalkKernel::rounds;
 const char* walk_kernel_name(WalkKernel kernel);
 // Parses --walk-kernel: rounds | lanes.
 WalkKernel parse_walk_kernel(const std::string& name);

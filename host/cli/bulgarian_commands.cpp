@@ -266,7 +266,7 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
                    "Chunks per n of the backward engine's job (default 64)")
       ->check(CLI::Range(1, bulgarian::max_chunks_per_n));
   analyze_cmd->add_option("--walk-kernel", analyze->walk_kernel,
-                          "rounds | lanes: the backward walk's GPU kernel (default lanes)");
+                          "rounds | lanes: the backward walk's GPU kernel (default rounds)");
   add_job_options(*analyze_cmd, analyze->job);
   analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
 

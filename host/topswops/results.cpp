@@ -229,12 +229,15 @@ std::string under_way(const Writer& writer, topswops::Final final, int n) {
   if (!std::filesystem::exists(journal)) return "";
   const topswops::Solution s = topswops::read_so_far(journal);
   const std::string path = Writer::command_path("topswops", journal);
+  const std::string longest =
+      s.result.best < 0 ? fmt::format("no game of {} steps or more among them yet", s.start_target)
+                        : fmt::format("the longest game among them {} steps ({} {})", s.result.best,
+                                      s.result.count, s.result.count == 1 ? "deck" : "decks");
   return fmt::format(
-      " Under way: {} holds {} of {} chunks ({} nodes; {}), the longest game among them {} "
-      "steps ({} {}); the same command with `{}--checkpoint {}` goes on from there.",
-      path, s.run.chunks_done, s.run.chunks, s.result.total_nodes(),
-      Writer::journal_time(s.seconds), s.result.best, s.result.count,
-      s.result.count == 1 ? "deck" : "decks", s.bound ? fmt::format("--bound {} ", *s.bound) : "",
+      " Under way: {} holds {} of {} chunks ({} nodes; {}), {}; the same command with "
+      "`{}--checkpoint {}` goes on from there.",
+      path, s.run.chunks_done, s.run.chunks, group_digits(s.result.total_nodes()),
+      Writer::journal_time(s.seconds), longest, s.bound ? fmt::format("--bound {} ", *s.bound) : "",
       path);
 }
 
