@@ -68,11 +68,12 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   const double per_prefix =
       estimate && plan.prefix_count > 0 ? estimate->nodes / plan.prefix_count : 1.0;
   j.slice_floor = [&plan, &options, per_prefix](const RunTarget& run) {
-    const std::uint64_t lanes = gpu_launch_floor(plan.n, options.gpu_kernel);
-    const std::uint64_t prefixes = run.backend != Backend::gpu
-                                       ? static_cast<std::uint64_t>(run.threads) * piece_prefixes
-                                   : plan.n >= device_cut_from_n ? lanes / 16
-                                                                 : lanes;
+    // The device is asked only on a GPU run: elsewhere there may be none to answer.
+    std::uint64_t prefixes = static_cast<std::uint64_t>(run.threads) * piece_prefixes;
+    if (run.backend == Backend::gpu) {
+      prefixes = gpu_launch_floor(plan.n, options.gpu_kernel);
+      if (plan.n >= device_cut_from_n) prefixes /= 16;
+    }
     return std::max<std::uint64_t>(1, std::llround(prefixes * per_prefix));
   };
   j.label = fmt::format("topswops n={}", plan.n);
