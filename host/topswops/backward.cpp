@@ -16,9 +16,6 @@ namespace {
 constexpr std::size_t wanted_prefixes = 1 << 16;
 constexpr int max_prefix_depth = 48;
 
-// Small searches get fewer chunks, each worth a journal line.
-constexpr std::size_t min_chunk_prefixes = 16;
-
 // Every deck of at least the target into a Partial, as the start of a game ending sorted.
 struct SortedSink {
   int n;
@@ -150,8 +147,7 @@ Plan make_backward_plan(int n, std::optional<int> bound, backward::Prune prune,
     expand<2>(plan);
   else
     expand<3>(plan);
-  plan.chunk_count = static_cast<int>(
-      std::clamp<std::size_t>(plan.prefix_count / min_chunk_prefixes, 1, max_chunks));
+  plan.chunk_count = chunk_count_for(plan.prefix_count);
   return plan;
 }
 

@@ -119,6 +119,10 @@ nlohmann::json Plan::identity() const {
   return id;
 }
 
+int chunk_count_for(std::size_t prefixes) {
+  return static_cast<int>(std::clamp<std::size_t>(prefixes / min_chunk_prefixes, 1, max_chunks));
+}
+
 Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::optional<int> warmup) {
   if (n < 1 || n > max_n) throw UsageError(fmt::format("n: {} is out of range (1..{})", n, max_n));
   if (bound && *bound < 0) throw UsageError(fmt::format("--bound: {} is negative", *bound));
@@ -145,8 +149,7 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::opt
     expand<2>(plan);
   else
     expand<3>(plan);
-  plan.chunk_count = static_cast<int>(
-      std::clamp<std::size_t>(plan.prefix_count / min_chunk_prefixes, 1, max_chunks));
+  plan.chunk_count = chunk_count_for(plan.prefix_count);
   return plan;
 }
 

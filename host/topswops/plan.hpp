@@ -75,6 +75,9 @@ inline constexpr int max_chunks = 4096;
 inline constexpr int min_levels_below = 6;
 inline constexpr int warmup_rounds = 8;  // rounds of 1, 2, ..., 128 chunks before the rest
 
+// How many chunks `prefixes` prefixes make: small searches fewer, each worth a journal line.
+int chunk_count_for(std::size_t prefixes);
+
 // Throws UsageError for n outside 1..max_n, a negative bound or a tail for another n. The
 // warm-up rounds: `warmup` where given (a journal's), else none with a bound and warmup_rounds
 // without.
