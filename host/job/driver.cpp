@@ -432,11 +432,15 @@ Outcome read_finished(const Job& job, const std::string& journal) {
   out.status.chunks = job.chunk_count;
   Records all = read_journals(job, {journal});
   check_targets(job, all, journal);
-  for (int r = 0; r < static_cast<int>(job.rounds.size()) && round_complete(job, r, all); ++r) {
+  for (int r = 0; r < static_cast<int>(job.rounds.size()); ++r) {
+    const bool whole = round_complete(job, r, all);
     for (const Chunk c : job.rounds[r]) {
+      if (!all.count(c)) continue;
       out.seconds += all.at(c).seconds;
       out.records.insert(all.extract(c));
     }
+    // A run of one round (a bound given) is all in that round: its finished chunks count.
+    if (!whole) break;
     if (job.round_done) job.round_done(r, out.records);
   }
   out.status.chunks_resumed = out.status.chunks_done = static_cast<int>(out.records.size());

@@ -155,7 +155,8 @@ Outcome merge(const Job& job, const std::vector<std::string>& journals);
 
 // What a run under way (or stopped) has finished: hands each round of the journal whose chunks
 // are all in to job.round_done, in order, up to the first round that is not; returns those
-// rounds' records. Refuses a journal of another problem, like merge.
+// rounds' records and the finished chunks of that first unfinished round. Refuses a journal of
+// another problem, like merge.
 Outcome read_finished(const Job& job, const std::string& journal);
 
 }  // namespace piles::job
