@@ -242,18 +242,22 @@ PILES_HD bool walk_forest(ForestWalker& w, std::uint64_t budget, Visit&& visit) 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Forward engine: one step per partition, on ranks below 2^32 (n <= 127).
+// Forward engine: one step per partition, on 32-bit ranks up to n = 127 (p(127) < 2^32 <
+// p(128)) and 64-bit ranks beyond, as far as memory holds the arrays.
 
 inline constexpr int forward_max_n = 127;
+inline constexpr int forward_wide_max_n = 255;
 inline constexpr std::uint16_t unknown_depth = 0xFFFF;
 
 // Rank of B(λ) for the partition λ of rank r.
-PILES_HD inline std::uint32_t successor_rank(partition::CountView table, std::uint64_t r) {
-  part_t parts[forward_max_n + 1];
-  part_t next[forward_max_n + 2];
+template <class Rank = std::uint32_t>
+PILES_HD inline Rank successor_rank(partition::CountView table, std::uint64_t r) {
+  constexpr int max_n = sizeof(Rank) >= 8 ? forward_wide_max_n : forward_max_n;
+  part_t parts[max_n + 1];
+  part_t next[max_n + 2];
   const int len = partition::unrank(table, r, parts);
   const int next_len = bulgarian::move(parts, len, next);
-  return static_cast<std::uint32_t>(partition::rank(table, next, next_len));
+  return static_cast<Rank>(partition::rank(table, next, next_len));
 }
 
 // Level-synchronous depth: a partition of unknown depth whose successor sits at level - 1 is at

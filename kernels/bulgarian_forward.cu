@@ -25,10 +25,11 @@ using forward::end;
 using forward::level_passes;
 using forward::ScratchAllocator;
 
+template <class Rank>
 struct SuccessorOf {
   partition::CountView table;
-  __device__ std::uint32_t operator()(std::uint64_t r) const {
-    return bulgarian::successor_rank(table, r);
+  __device__ Rank operator()(std::uint64_t r) const {
+    return bulgarian::successor_rank<Rank>(table, r);
   }
 };
 
@@ -36,15 +37,8 @@ struct IsZero {
   __device__ bool operator()(std::uint16_t depth) const { return depth == 0; }
 };
 
-}  // namespace
-
-std::uint64_t free_device_memory() {
-  std::size_t free = 0, total = 0;
-  PILES_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  return free;
-}
-
-bulgarian::ForwardCounts bulgarian_forward(partition::CountView host_table) {
+template <class Rank>
+bulgarian::ForwardCounts forward_ranks(partition::CountView host_table) {
   const std::uint64_t count = host_table.count();
   DeviceBuffer<std::uint64_t> d_table(partition::CountView::row_start(host_table.n + 1));
   d_table.copy_from(host_table.data, d_table.size());
@@ -53,20 +47,20 @@ bulgarian::ForwardCounts bulgarian_forward(partition::CountView host_table) {
   ScratchAllocator scratch_memory;
   const auto on_device = thrust::cuda::par(scratch_memory);
 
-  DeviceBuffer<std::uint32_t> succ(count);
-  thrust::tabulate(on_device, begin(succ), end(succ), SuccessorOf{table});
+  DeviceBuffer<Rank> succ(count);
+  thrust::tabulate(on_device, begin(succ), end(succ), SuccessorOf<Rank>{table});
 
   // Pointer doubling: after the rounds every jump has made more moves than any transient.
   DeviceBuffer<std::uint16_t> depth;
   {
-    DeviceBuffer<std::uint32_t> jump(count), scratch(count);
+    DeviceBuffer<Rank> jump(count), scratch(count);
     thrust::copy(on_device, begin(succ), end(succ), begin(jump));
     const int rounds = std::bit_width(static_cast<unsigned>(2 * host_table.n + 2));
     for (int round = 1; round <= rounds; ++round) {
       thrust::gather(on_device, begin(jump), end(jump), begin(jump), begin(scratch));
       std::swap(jump, scratch);
     }
-    scratch = DeviceBuffer<std::uint32_t>();
+    scratch = DeviceBuffer<Rank>();
     depth = DeviceBuffer<std::uint16_t>(count);
 
     // The image of the last jump is exactly the set of cycle partitions.
@@ -98,6 +92,19 @@ bulgarian::ForwardCounts bulgarian_forward(partition::CountView host_table) {
   level_passes(succ, depth, count, out.histogram);
   out.deepest_rank = thrust::max_element(on_device, begin(depth), end(depth)) - begin(depth);
   return out;
+}
+
+}  // namespace
+
+bulgarian::ForwardCounts bulgarian_forward(partition::CountView table, bool wide) {
+  return wide || table.n > bulgarian::forward_max_n ? forward_ranks<std::uint64_t>(table)
+                                                    : forward_ranks<std::uint32_t>(table);
+}
+
+std::uint64_t free_device_memory() {
+  std::size_t free = 0, total = 0;
+  PILES_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
 }
 
 }  // namespace piles::gpu

@@ -19,10 +19,11 @@ struct ForwardCounts {
 
 namespace piles::gpu {
 
-// The forward engine on the GPU (n <= bulgarian::forward_max_n): successor of every rank,
+// The forward engine on the GPU (n <= bulgarian::forward_wide_max_n): successor of every rank,
 // pointer doubling onto the cycles, in-degrees and level-synchronous depths, with Thrust and
-// CUB doing the reductions.
-bulgarian::ForwardCounts bulgarian_forward(partition::CountView table);
+// CUB doing the reductions. Ranks of 32 bits where they hold p(n), else 64; `wide` forces 64
+// (tests compare the two at small n).
+bulgarian::ForwardCounts bulgarian_forward(partition::CountView table, bool wide = false);
 
 // Bytes free on the device now.
 std::uint64_t free_device_memory();

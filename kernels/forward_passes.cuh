@@ -20,7 +20,8 @@ constexpr int block_size = 256;
 
 // One level of the depth BFS: states whose successor sits on level - 1 join `level`; the
 // block's count goes to `joined` with one atomic. Static: each engine's file has its own copy.
-static __global__ void level_kernel(const std::uint32_t* succ, std::uint16_t* depth,
+template <class Rank>
+static __global__ void level_kernel(const Rank* succ, std::uint16_t* depth,
                                     unsigned long long count, int level,
                                     unsigned long long* joined) {
   unsigned long long mine = 0;
@@ -42,7 +43,8 @@ static __global__ void level_kernel(const std::uint32_t* succ, std::uint16_t* de
 
 // The depth BFS to its end, one level pass a launch: appends each level's count, from level 1
 // on, to `histogram`. depth holds 0 on the cycles and unknown_depth elsewhere.
-static void level_passes(const DeviceBuffer<std::uint32_t>& succ,
+template <class Rank>
+static void level_passes(const DeviceBuffer<Rank>& succ,
                          DeviceBuffer<std::uint16_t>& depth, unsigned long long count,
                          std::vector<std::uint64_t>& histogram) {
   DeviceBuffer<unsigned long long> joined(1);

@@ -14,6 +14,7 @@
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/forward.hpp"
 #include "host/bulgarian/range_job.hpp"
 #include "host/common/error.hpp"
 #include "host/common/partition_table.hpp"
@@ -219,7 +220,33 @@ TEST(BulgarianEngines, DescendThenAscendRestoresTheNode) {
   }
 }
 
+// Past n = 127 the forward engine takes 64-bit ranks; here both widths run the same graphs.
+TEST(BulgarianEngines, WideRanksCountWhatNarrowRanksCount) {
+  for (int n : {1, 2, 10, 36, 60}) {
+    SCOPED_TRACE(n);
+    const PartitionTable table(n);
+    const ForwardCounts narrow = forward_cpu_ranks<std::uint32_t>(table, 2);
+    const ForwardCounts wide = forward_cpu_ranks<std::uint64_t>(table, 2);
+    EXPECT_EQ(wide.histogram, narrow.histogram);
+    EXPECT_EQ(wide.garden_of_eden, narrow.garden_of_eden);
+    EXPECT_EQ(wide.cycle_ranks, narrow.cycle_ranks);
+  }
+}
+
+// The forward engine reaches past 127 as far as memory goes, and refuses with what it would
+// need: p(128) = 4,351,078,600 partitions at 26 bytes are 105.4 GiB.
 TEST(BulgarianEngines, ForwardRefusesWhatItCannotHold) {
+  EXPECT_NO_THROW(check_forward_size(128, std::uint64_t{139} << 30, "an H200's memory"));
+  try {
+    check_forward_size(128, std::uint64_t{79} << 30, "an H100's memory");
+    ADD_FAILURE() << "n = 128 fits 79 GiB";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs 105.4 GiB, more than the 79.0 GiB"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(check_forward_size(forward_wide_max_n + 1, ~std::uint64_t{0}, "all memory"),
+               UsageError);
   EXPECT_THROW(analyze(128, Engine::forward, cpu(1)), UsageError);
   EXPECT_THROW(analyze(0, Engine::backward, cpu(1)), UsageError);
   EXPECT_THROW(analyze(analyze_max_n + 1, Engine::backward, cpu(1)), UsageError);

@@ -7,7 +7,9 @@
 
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/forward.hpp"
 #include "host/bulgarian/stochastic.hpp"
+#include "host/common/partition_table.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/targets.hpp"
 
@@ -109,6 +111,18 @@ TEST_F(GpuBulgarian, ForwardEngineMatchesCpu) {
     const Analysis gpu = analyze(n, Engine::forward, target(Backend::gpu));
     EXPECT_TRUE(cpu.same_structure(gpu));
     EXPECT_TRUE(gpu.same_structure(analyze(n, Engine::backward, target(Backend::gpu))));
+  }
+}
+
+TEST_F(GpuBulgarian, WideRanksMatchTheCpu) {
+  for (int n : {10, 60, 75}) {
+    SCOPED_TRACE(n);
+    const PartitionTable table(n);
+    const ForwardCounts cpu = forward_cpu_ranks<std::uint64_t>(table, 2);
+    const ForwardCounts gpu = gpu::bulgarian_forward(table.view(), true);
+    EXPECT_EQ(gpu.histogram, cpu.histogram);
+    EXPECT_EQ(gpu.garden_of_eden, cpu.garden_of_eden);
+    EXPECT_EQ(gpu.cycle_ranks, cpu.cycle_ranks);
   }
 }
 

@@ -98,7 +98,7 @@ RunTarget walk_target(const RunTarget& target) {
 EngineChoice auto_engine(int n, const RunTarget& target, std::uint64_t free_gpu_memory) {
   const bool forward = target.backend == Backend::gpu && n >= gpu_forward_from_n &&
                        n <= forward_max_n &&
-                       partition_count(n) * forward_bytes_per_partition <= free_gpu_memory;
+                       partition_count(n) * forward_bytes_per_partition(n) <= free_gpu_memory;
   if (forward) return {Engine::forward, target};
   return {Engine::backward, walk_target(target)};
 }

@@ -77,7 +77,9 @@ RunTarget walk_target(const RunTarget& target);
 // --engine auto on a GPU: the forward engine on the GPU from this n to forward_max_n = 127,
 // where it fits the device's free memory (on an NVIDIA H100 it ran 1.2 to 1.6 times as fast as
 // the 16 CPU threads' backward walk at n = 113..127, the range measured); the backward walk
-// elsewhere, where walk_target puts it. On the CPU, --engine auto is always the backward walk.
+// elsewhere, where walk_target puts it. Past 127 the forward engine takes 64-bit ranks, which
+// no GPU has timed yet, so auto leaves it to be named. On the CPU, --engine auto is always the
+// backward walk.
 inline constexpr int gpu_forward_from_n = 113;
 
 struct EngineChoice {

@@ -22,11 +22,10 @@ int doubling_rounds(int n) {
 }  // namespace
 
 void check_forward_size(int n, std::uint64_t memory, const char* where) {
-  if (n > forward_max_n)
-    throw UsageError(fmt::format(
-        "n = {}: the forward engine takes n <= {} (32-bit ranks); use --engine backward", n,
-        forward_max_n));
-  const std::uint64_t need = PartitionTable(n).count() * forward_bytes_per_partition;
+  if (n > forward_wide_max_n)
+    throw UsageError(fmt::format("n = {}: the forward engine takes n <= {}; use --engine backward",
+                                 n, forward_wide_max_n));
+  const std::uint64_t need = PartitionTable(n).count() * forward_bytes_per_partition(n);
   if (need > memory)
     throw UsageError(fmt::format(
         "n = {}: the forward engine needs {:.1f} GiB, more than the {:.1f} GiB of {}; use "
@@ -34,8 +33,9 @@ void check_forward_size(int n, std::uint64_t memory, const char* where) {
         n, need / 1073741824.0, memory / 1073741824.0, where));
 }
 
-void level_passes(const std::vector<std::uint32_t>& succ, std::vector<std::uint16_t>& depth,
-                  int threads, std::vector<std::uint64_t>& histogram) {
+template <class Rank>
+void level_passes(const std::vector<Rank>& succ, std::vector<std::uint16_t>& depth, int threads,
+                  std::vector<std::uint64_t>& histogram) {
   const auto count = static_cast<std::int64_t>(succ.size());
   // A state set during a pass is at level d, never d-1, so reading it early or late decides the
   // same way.
@@ -56,16 +56,17 @@ void level_passes(const std::vector<std::uint32_t>& succ, std::vector<std::uint1
   }
 }
 
-ForwardCounts forward_cpu(const PartitionTable& table, int threads) {
+template <class Rank>
+ForwardCounts forward_cpu_ranks(const PartitionTable& table, int threads) {
   const partition::CountView view = table.view();
   const auto count = static_cast<std::int64_t>(table.count());
   // Each level is a pass with a barrier; small graphs run faster without the barriers.
   threads = static_cast<int>(std::min<std::int64_t>(threads, 1 + count / (1 << 22)));
   ForwardCounts out;
 
-  std::vector<std::uint32_t> succ(count), jump(count), scratch(count);
+  std::vector<Rank> succ(count), jump(count), scratch(count);
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t i = 0; i < count; ++i) succ[i] = jump[i] = successor_rank(view, i);
+  for (std::int64_t i = 0; i < count; ++i) succ[i] = jump[i] = successor_rank<Rank>(view, i);
 
   for (int round = 1; round <= doubling_rounds(table.n()); ++round) {
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -98,6 +99,18 @@ ForwardCounts forward_cpu(const PartitionTable& table, int threads) {
 
   level_passes(succ, depth, threads, out.histogram);
   return out;
+}
+
+template ForwardCounts forward_cpu_ranks<std::uint32_t>(const PartitionTable&, int);
+template ForwardCounts forward_cpu_ranks<std::uint64_t>(const PartitionTable&, int);
+template void level_passes(const std::vector<std::uint32_t>&, std::vector<std::uint16_t>&, int,
+                           std::vector<std::uint64_t>&);
+template void level_passes(const std::vector<std::uint64_t>&, std::vector<std::uint16_t>&, int,
+                           std::vector<std::uint64_t>&);
+
+ForwardCounts forward_cpu(const PartitionTable& table, int threads) {
+  return table.n() <= forward_max_n ? forward_cpu_ranks<std::uint32_t>(table, threads)
+                                    : forward_cpu_ranks<std::uint64_t>(table, threads);
 }
 
 }  // namespace piles::bulgarian
