@@ -61,7 +61,9 @@ const std::vector<Case> everywhere = {
     {"--status-every -5 topswops play 1", "--status-every: '-5'"},
     {"--status-every '' topswops play 1", "--status-every"},
     {"--devices banana topswops play 1", "--devices"},
-    {"--threads 2", "a subcommand is required"},
+    {"--threads 2",
+     "piles: a command is required (topswops, bulgarian, nim, babylon, results, "
+     "selftest, bench, help)"},
     {"help juggle", "unknown command juggle"},
     {"help topswops slove", "unknown command slove; did you mean solve?"},
     {"help topswops play deck", "piles topswops play: has no command deck"},

@@ -129,7 +129,7 @@ TEST(Cli, HelpExitsZero) {
 
 TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--threads 2", "subcommand"},
+      {"--threads 2", "piles: a command is required (topswops, bulgarian,"},
       {"juggle", "juggle"},
       {"topswops", "piles topswops: a command is required (play, solve, estimate, tail, merge)"},
       {"topswops play 1,2 --frobnicate", "--frobnicate"},

@@ -76,8 +76,7 @@ void print_version(bool json) {
 }
 
 // The flags every command takes are the top level's (so they go before or after the command);
-// each command's --help lists them too.
-// A command's own footer (its example) stays above the list.
+// each command's --help lists them too, below the command's own footer (its example).
 void add_footer(CLI::App& command, const std::string& footer) {
   for (CLI::App* sub : command.get_subcommands({})) {
     const std::string own = sub->get_footer();
@@ -166,8 +165,11 @@ int run(int argc, char** argv) {
     topswops::cpu_path();
     require_gpu();
     app.parse(argc, argv);
-    if (app.get_subcommands().empty())
-      return fail(2, "a subcommand is required (see piles --help)");
+    if (app.get_subcommands().empty()) {
+      std::vector<std::string> names;
+      for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+      return fail(2, fmt::format("piles: a command is required ({})", fmt::join(names, ", ")));
+    }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     return fail(2, explain_parse_error(app, e));
