@@ -61,6 +61,9 @@ const std::vector<Case> everywhere = {
     {"--status-every -5 topswops play 1", "--status-every: '-5'"},
     {"--status-every '' topswops play 1", "--status-every"},
     {"--devices banana topswops play 1", "--devices"},
+    {"--json=maybe topswops play 1",
+     "--json is a flag: 'maybe' is not a value it takes (give --json alone)"},
+    {"topswops solve 5 --mpi=x", "--mpi is a flag: 'x' is not a value it takes"},
     {"--threads 2",
      "piles: a command is required (topswops, bulgarian, nim, babylon, results, "
      "selftest, bench, help)"},

@@ -4,7 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <numeric>
+#include <string_view>
 #include <vector>
 
 #include "host/common/error.hpp"
@@ -91,9 +91,18 @@ std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& erro
     if (message.find("At Most") != std::string::npos)
       return fmt::format("{} is given more than once", name_in(message));
   }
-  if (dynamic_cast<const CLI::ConversionError*>(&error) &&
-      message.find("for a flag") != std::string::npos)
-    return fmt::format("{} takes no value", name_in(message));
+  // Our options take text and check it themselves: only a flag given a value is converted.
+  if (dynamic_cast<const CLI::ConversionError*>(&error)) {
+    constexpr std::string_view head = "Could not convert: ";
+    const std::size_t equals = message.find(" = ");
+    if (message.rfind(head, 0) == 0 && equals != std::string::npos) {
+      const std::string name = message.substr(head.size(), equals - head.size());
+      return fmt::format("{} is a flag: '{}' is not a value it takes (give {} alone)", name,
+                         message.substr(equals + 3), name);
+    }
+    if (message.find("for a flag") != std::string::npos)
+      return fmt::format("{} is a flag: give it alone", name_in(message));
+  }
   return message;
 }
 
