@@ -166,7 +166,11 @@ TEST_F(Mpi, TheTextAnswerNamesTheRanks) {
 TEST_F(Mpi, OnlyRankZeroShowsTheTailsStart) {
   // The start's search lasts about 25 ms: a line every millisecond, so that rank 0 writes some
   // however loaded the machine (at 20 ms a loaded run once wrote none, and so no last line).
-  const auto r = run_mpi(3, "topswops tail 14 --mpi --threads 1 --status-every 0.001");
+  const std::string journal = temp_path("piles_mpi_tail_journal");
+  std::filesystem::remove(journal);
+  const auto r =
+      run_mpi(3, "topswops tail 14 --mpi --threads 1 --status-every 0.001 --checkpoint " + journal);
+  std::filesystem::remove(journal);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string done = "its start, chunk 0 of the 14-card search: done: ";
   std::size_t lines = 0;

@@ -150,13 +150,16 @@ TEST(TopswopsTail, BadInputExitsTwoWithOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"topswops tail 2", "'2' is out of range"},
       {"topswops tail 9 --from 0", "'0' is out of range"},
-      {"topswops tail 9 --from 23", "--from: 23 is out of range (1..22"},
+      {"topswops tail 9 --from 23 --checkpoint " + dir.file("from"),
+       "--from: 23 is out of range (1..22"},
       {"topswops solve 10 --tail " + dir.file("nine"), "serves n = 9, not n = 10"},
       {"topswops solve 8 --tail " + dir.file("solve"), "not the journal of a tail"},
       {"topswops solve 9 --tail " + dir.file("absent"), "absent"},
-      // Refused before the search that chooses the start (minutes from n = 17 on).
-      {"topswops tail 17 --time-limit 60", "--time-limit: needs --checkpoint"},
-      {"topswops tail 17 --shard 0/2", "--shard: needs --checkpoint"},
+      // Refused before the search that chooses the start (minutes from n = 17 on): the tail's
+      // games are kept only in its journal.
+      {"topswops tail 17", "topswops tail: needs --checkpoint FILE"},
+      {"topswops tail 17 --time-limit 60", "topswops tail: needs --checkpoint FILE"},
+      {"topswops tail 17 --shard 0/2", "topswops tail: needs --checkpoint FILE"},
   };
   for (const auto& [args, message] : cases)
     EXPECT_TRUE(piles::testing::is_usage_error(run_piles(args), message)) << args;

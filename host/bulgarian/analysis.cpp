@@ -13,6 +13,7 @@
 #include "host/bulgarian/trace.hpp"
 #include "host/bulgarian/variant_analysis.hpp"
 #include "host/common/error.hpp"
+#include "host/common/parse.hpp"
 #include "host/common/partition_table.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/bulgarian_forward.hpp"
@@ -126,13 +127,11 @@ bool Analysis::same_structure(const Analysis& o) const {
 }
 
 Engine choose_engine(std::string_view name) {
-  if (name == "forward") return Engine::forward;
-  if (name == "backward") return Engine::backward;
-  if (name == "generic") return Engine::generic;
-  if (name != "auto")
-    throw UsageError(
-        fmt::format("--engine: '{}' is not one of auto, forward, backward, generic", name));
-  return Engine::backward;
+  const std::string engine =
+      parse_choice(name, "--engine", {"auto", "forward", "backward", "generic"});
+  if (engine == "forward") return Engine::forward;
+  if (engine == "generic") return Engine::generic;
+  return Engine::backward;  // auto too
 }
 
 void count_cycles(int n, Analysis& a) {

@@ -17,6 +17,7 @@
 #include "host/bulgarian/trace.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
+#include "host/common/parse.hpp"
 #include "host/common/partition_table.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/bulgarian_backward.hpp"
@@ -292,9 +293,8 @@ const char* walk_kernel_name(WalkKernel kernel) {
 }
 
 WalkKernel parse_walk_kernel(const std::string& name) {
-  if (name == "rounds") return WalkKernel::rounds;
-  if (name == "lanes") return WalkKernel::lanes;
-  throw UsageError(fmt::format("--walk-kernel: '{}' is not one of rounds, lanes", name));
+  return parse_choice(name, "--walk-kernel", {"rounds", "lanes"}) == "lanes" ? WalkKernel::lanes
+                                                                             : WalkKernel::rounds;
 }
 
 #ifdef PILES_HAVE_CUDA

@@ -14,6 +14,7 @@
 #include "host/bulgarian/forward.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output_file.hpp"
+#include "host/common/parse.hpp"
 #include "host/common/partition_table.hpp"
 #include "host/common/program.hpp"
 
@@ -66,8 +67,7 @@ std::string graph_dot(int n) {
 }
 
 void write_graph(int n, const std::string& format, const std::string& path) {
-  if (format != "dot" && format != "svg" && format != "png")
-    throw UsageError(fmt::format("--format: '{}' is not one of dot, svg, png", format));
+  parse_choice(format, "--format", {"dot", "svg", "png"});
   const std::string dot = graph_dot(n);
   const OutputFile out(path, "-o");
   if (format == "dot" && !out.wanted()) {

@@ -133,7 +133,11 @@ Variant parse_variant(std::string_view text) {
     v.kind = VariantKind::austrian;
     v.limit = parameter(text, head, 1, static_cast<int>(max_trace_cards));
   } else {
-    throw UsageError(fmt::format("--variant: '{}' is not one of {}", text, variant_names));
+    const std::string near =
+        nearest(head, {"plain", "carolina", "multiplayer", "montreal", "austrian"});
+    throw UsageError(
+        fmt::format("--variant: '{}' is not one of {}{}", text, variant_names,
+                    near.empty() || near == head ? "" : fmt::format("; did you mean {}?", near)));
   }
   return v;
 }

@@ -15,6 +15,7 @@
 #include "host/babylon/table.hpp"
 #include "host/cli/commands.hpp"
 #include "host/cli/job_options.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
@@ -56,7 +57,7 @@ void run_table(const TableOptions& options, const CommonOptions& common) {
   run.colours = static_cast<int>(parse_int(options.colours, "--colors", 2, babylon::max_colours));
   run.max_chips = static_cast<int>(parse_int(options.max_chips, "--max-chips", run.colours,
                                              babylon::max_start_chips(run.colours)));
-  JobSetup setup = setup_job(options.job, common, run.max_chips - run.colours + 1, true);
+  JobSetup setup = setup_job(options.job, common, run.max_chips - run.colours + 1, "babylon");
   run.run = setup.options;
   const babylon::Table t = babylon::solve_table(run, setup.target);
   if (!setup.root()) return;
@@ -80,11 +81,13 @@ void add_babylon_commands(CLI::App& app, const CommonOptions& common) {
   CLI::App* babylon =
       app.add_subcommand("babylon", "Babylon: who wins, the winning moves, tables, a game");
   babylon->require_subcommand(1);
+  babylon->footer("Example:\n  piles babylon solve 3 3 3 3");
 
   auto solve_counts = std::make_shared<std::vector<std::string>>();
   CLI::App* solve = babylon->add_subcommand(
       "solve", "Solve one start: the winner and the winning moves (or replies)");
   solve->add_option("COUNTS", *solve_counts, "Chips per colour, e.g. 3 3 3 3")->required();
+  solve->footer("Example:\n  piles babylon solve 3 3 3 3");
   solve->callback([solve_counts, &common] { run_solve(*solve_counts, common); });
 
   auto table_options = std::make_shared<TableOptions>();
@@ -93,21 +96,28 @@ void add_babylon_commands(CLI::App& app, const CommonOptions& common) {
   table->add_option("--max-chips", table_options->max_chips, "Largest total number of chips")
       ->required();
   add_job_options(*table, table_options->job);
+  table->footer("Example:\n  piles babylon table --colours 3 --max-chips 9");
   table->callback([table_options, &common] { run_table(*table_options, common); });
 
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* merge =
       babylon->add_subcommand("merge", "Combine the journals of table's shards into the table");
   merge->add_option("FILE", *files, "Journals written by table --shard ... --checkpoint FILE")
-      ->required();
-  merge->callback([files, &common] { print_table(babylon::merge_tables(*files), common); });
+      ->required()
+      ->check(file_name);
+  merge->footer("Example:\n  piles babylon merge t.0.jnl t.1.jnl");
+  merge->callback([files, &common] {
+    host_only_threads(common, "babylon");
+    print_table(babylon::merge_tables(*files), common);
+  });
 
   auto play_options = std::make_shared<PlayOptions>();
   CLI::App* play =
       babylon->add_subcommand("play", "Play against the perfect engine (reads moves from stdin)");
   play->add_option("COUNTS", play_options->counts, "Chips per colour, e.g. 3 3 3 3")->required();
   play->add_option("--side", play_options->side, "first | second (asked when not given)")
-      ->check(CLI::IsMember({"first", "second"}));
+      ->check(one_of({"first", "second"}));
+  play->footer("Example:\n  piles babylon play 2 2 2 --side first");
   play->callback([play_options, &common] { run_play(*play_options, common); });
 }
 

@@ -9,6 +9,7 @@
 #include "build_info.hpp"
 #include "host/benchmark/suite.hpp"
 #include "host/cli/commands.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/common/error.hpp"
 #include "host/common/machine.hpp"
 #include "host/common/output.hpp"
@@ -128,12 +129,13 @@ void add_bench_command(CLI::App& app, const CommonOptions& common) {
   bench
       ->add_option("--backend", options->backend,
                    "cpu | gpu | both (GPU against CPU in one run, with the ratio) | auto")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu", "both"}));
+      ->check(one_of({"auto", "cpu", "gpu", "both"}));
   CLI::Option* json =
       bench
           ->add_option("--json", options->json_file,
                        "The record as JSON: in FILE, or on stdout when no FILE is given")
           ->expected(0, 1);
+  bench->footer("Example:\n  piles bench --json bench.json");
   bench->callback([options, json, &common] {
     const bool to_stdout = common.json || (json->count() > 0 && options->json_file.empty());
     run_bench(*options, common, to_stdout);

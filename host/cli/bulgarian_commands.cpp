@@ -17,6 +17,7 @@
 #include "host/bulgarian/variants.hpp"
 #include "host/cli/commands.hpp"
 #include "host/cli/job_options.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/output_file.hpp"
@@ -36,6 +37,7 @@ struct TraceOptions {
 };
 
 void run_trace(const TraceOptions& options, const CommonOptions& common) {
+  host_only_threads(common, "bulgarian trace");
   const bulgarian::Variant variant = bulgarian::parse_variant(options.variant);
   const bulgarian::Trace t = bulgarian::trace_variant(
       variant,
@@ -52,10 +54,26 @@ struct AnalyzeOptions {
   std::string range;
   std::string engine = "auto";
   std::string variant = "plain";
-  std::string walk_kernel = bulgarian::walk_kernel_name(bulgarian::default_walk_kernel);
+  std::string walk_kernel;  // empty: the default
   int chunks = 64;
+  bool chunks_given = false;
   JobArgs job;
 };
+
+// --walk-kernel picks the kernel of a walk on the GPU; where the walk runs on CPU threads it
+// would do nothing.
+void check_walk_kernel(const AnalyzeOptions& options, const RunTarget& walk) {
+  if (!options.walk_kernel.empty() && walk.backend == Backend::cpu)
+    throw UsageError(fmt::format(
+        "--walk-kernel {}: this run walks on CPU threads, where there is no kernel to pick (a "
+        "GPU walks with --backend gpu)",
+        options.walk_kernel));
+}
+
+bulgarian::WalkKernel walk_kernel_of(const AnalyzeOptions& options) {
+  return options.walk_kernel.empty() ? bulgarian::default_walk_kernel
+                                     : bulgarian::parse_walk_kernel(options.walk_kernel);
+}
 
 // Flushed at once (emit_json flushes too), as run_analyze needs.
 void print_result(const bulgarian::Analysis& a, const CommonOptions& common) {
@@ -89,7 +107,7 @@ void run_auto_on_gpu(const AnalyzeOptions& options, const IntRange& range, const
 #endif
   bulgarian::RangeRun run;
   run.chunks_per_n = options.chunks;
-  run.walk_kernel = bulgarian::parse_walk_kernel(options.walk_kernel);
+  run.walk_kernel = walk_kernel_of(options);
   run.run.quiet = common.quiet;
   run.run.status_every = common.status_every;
   for (auto n = range.first; n <= range.last;) {
@@ -117,7 +135,7 @@ void run_auto_on_gpu(const AnalyzeOptions& options, const IntRange& range, const
 void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   const bulgarian::Variant variant = bulgarian::parse_variant(options.variant);
   const bulgarian::Engine engine = bulgarian::choose_engine(options.engine);
-  const bulgarian::WalkKernel walk_kernel = bulgarian::parse_walk_kernel(options.walk_kernel);
+  const bulgarian::WalkKernel walk_kernel = walk_kernel_of(options);
   if (!variant.is_plain() && options.engine != "auto" && engine != bulgarian::Engine::generic)
     throw UsageError(fmt::format("--engine {}: --variant {} runs the generic engine",
                                  options.engine, variant.name()));
@@ -132,6 +150,9 @@ void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
           "{}: --checkpoint, --shard, --time-limit and --mpi run the plain game's backward "
           "engine",
           what));
+    if (options.chunks_given || !options.walk_kernel.empty())
+      throw UsageError(
+          fmt::format("{}: --chunks and --walk-kernel are the backward engine's", what));
     const RunTarget target = resolve_backend(common);
     for (auto n = range.first; n <= range.last; ++n)
       print_result(variant.is_plain()
@@ -142,7 +163,10 @@ void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   }
   if (options.engine == "auto" && !has_job_flags(options.job)) {
     const RunTarget target = resolve_backend(common);
-    if (target.backend == Backend::gpu) return run_auto_on_gpu(options, range, target, common);
+    if (target.backend == Backend::gpu) {
+      check_walk_kernel(options, bulgarian::walk_target(target));
+      return run_auto_on_gpu(options, range, target, common);
+    }
   }
   bulgarian::RangeRun run;
   run.range = range;
@@ -151,6 +175,7 @@ void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   const std::uint64_t chunk_count = (range.last - range.first + 1) * options.chunks;
   JobSetup setup = setup_job(options.job, common, static_cast<int>(chunk_count));
   setup.target = bulgarian::walk_target(setup.target);
+  check_walk_kernel(options, setup.target);
   note_target(setup.target);
   run.run = setup.options;
   const job::Outcome out = bulgarian::analyze_range(
@@ -236,6 +261,7 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   CLI::App* bulgarian =
       app.add_subcommand("bulgarian", "Bulgarian solitaire: traces, cycles, transients");
   bulgarian->require_subcommand(1);
+  bulgarian->footer("Example:\n  piles bulgarian analyze 10");
 
   auto trace_options = std::make_shared<TraceOptions>();
   CLI::App* trace = bulgarian->add_subcommand("trace", "Play from one start until a state repeats");
@@ -250,6 +276,7 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
                     "plain | carolina | multiplayer:P | montreal | austrian:L (default plain)");
   trace->add_option("--bank", trace_options->bank,
                     "Cards in the bank at the start (austrian:L only; default 0)");
+  trace->footer("Example:\n  piles bulgarian trace 5,2,2");
   trace->callback([trace_options, &common] { run_trace(*trace_options, common); });
 
   auto analyze = std::make_shared<AnalyzeOptions>();
@@ -261,21 +288,29 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
                           "a variant runs the generic engine)");
   analyze_cmd->add_option("--variant", analyze->variant,
                           "plain | carolina | multiplayer:P | austrian:L (default plain)");
-  analyze_cmd
-      ->add_option("--chunks", analyze->chunks,
-                   "Chunks per n of the backward engine's job (default 64)")
-      ->check(CLI::Range(1, bulgarian::max_chunks_per_n));
+  analyze_cmd->add_option_function<std::string>(
+      "--chunks",
+      [analyze](const std::string& text) {
+        analyze->chunks =
+            static_cast<int>(parse_int(text, "--chunks", 1, bulgarian::max_chunks_per_n));
+        analyze->chunks_given = true;
+      },
+      "Chunks per n of the backward engine's job (default 64)");
   analyze_cmd->add_option("--walk-kernel", analyze->walk_kernel,
                           "rounds | lanes: the backward walk's GPU kernel (default rounds)");
   add_job_options(*analyze_cmd, analyze->job);
+  analyze_cmd->footer("Example:\n  piles bulgarian analyze 1..30 --quiet");
   analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
 
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* merge = bulgarian->add_subcommand(
       "merge", "Combine the journals of analyze's shards into every n's analysis");
   merge->add_option("FILE", *files, "Journals written by analyze --shard ... --checkpoint FILE")
-      ->required();
+      ->required()
+      ->check(file_name);
+  merge->footer("Example:\n  piles bulgarian merge a.0.jnl a.1.jnl");
   merge->callback([files, &common] {
+    host_only_threads(common, "bulgarian merge");
     bulgarian::merge_range(*files, [&](const bulgarian::Analysis& a) { print_result(a, common); });
   });
 
@@ -285,8 +320,11 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
       "graph", "The transition graph of every partition of n, through Graphviz");
   graph_cmd->add_option("N", *graph_n, "n (p(n) at most 5000, so n <= 29)")->required();
   graph_cmd->add_option("--format", graph->format, "dot | svg | png (default dot)");
-  graph_cmd->add_option("-o,--output", graph->out, "File to write (default stdout)");
-  graph_cmd->callback([graph, graph_n] {
+  graph_cmd->add_option("-o,--output", graph->out, "File to write (default stdout)")
+      ->check(file_name);
+  graph_cmd->footer("Example:\n  piles bulgarian graph 6 --format svg -o six.svg");
+  graph_cmd->callback([graph, graph_n, &common] {
+    host_only_threads(common, "bulgarian graph");
     bulgarian::write_graph(static_cast<int>(parse_int(*graph_n, "n", 1, partition::max_n)),
                            graph->format, graph->out);
   });
@@ -301,7 +339,9 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   random_cmd->add_option("--steps", random->steps, "Moves per chain (default 1000)");
   random_cmd->add_option("--seed", random->seed, "Seed; same seed, same result (default 1)");
   random_cmd->add_option("--start", random->start, "Start partition (default one pile of n)");
-  random_cmd->add_option("--plot", random->plot, "Also draw the mean shape to this SVG file");
+  random_cmd->add_option("--plot", random->plot, "Also draw the mean shape to this SVG file")
+      ->check(file_name);
+  random_cmd->footer("Example:\n  piles bulgarian random 10 --p 0.5 --runs 100");
   random_cmd->callback([random, &common] { run_random(*random, common); });
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "host/cli/suggest.hpp"
 #include "host/common/error.hpp"
 #include "host/common/parse.hpp"
 #include "host/mpi/launcher.hpp"
@@ -9,8 +10,10 @@
 namespace piles::cli {
 
 void add_job_options(CLI::App& command, JobArgs& args) {
-  command.add_option("--checkpoint", args.checkpoint,
-                     "Journal of finished chunks: resumes from it, appends to it");
+  command
+      .add_option("--checkpoint", args.checkpoint,
+                  "Journal of finished chunks: resumes from it, appends to it")
+      ->check(file_name);
   command.add_option("--shard", args.shard,
                      "I/K: only chunks I mod K, a partial result in the --checkpoint journal");
   command.add_option("--slice", args.slice,
@@ -24,7 +27,7 @@ void add_job_options(CLI::App& command, JobArgs& args) {
 }
 
 JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_shards,
-                   bool cpu_only) {
+                   const char* host_only) {
   JobSetup setup;
   job::Options& o = setup.options;
   o.checkpoint = args.checkpoint;
@@ -34,7 +37,11 @@ JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_sha
   o.quiet = common.quiet;
   o.status_every = common.status_every;
   CommonOptions device = common;
-  if (cpu_only) device.backend = "cpu";
+  if (host_only) {
+    if (common.backend == "gpu")
+      throw UsageError(fmt::format("--backend gpu: {} runs on CPU threads only", host_only));
+    device.backend = "cpu";
+  }
   if (!args.mpi)
     if (const auto launch = mpi::launched_with_others())
       throw UsageError(fmt::format(

@@ -24,10 +24,11 @@ struct JobSetup {
   RunTarget target;
   bool root() const { return !session || session->root(); }
 };
-// `max_shards`: the most shards the job can be cut into. A game solved on the host only
-// (`cpu_only`) gets CPU threads whatever --backend auto finds.
+// `max_shards`: the most shards the job can be cut into. A job that runs on the host only
+// (`host_only` names it) gets CPU threads whatever --backend auto finds, and refuses
+// --backend gpu.
 JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_shards,
-                   bool cpu_only = false);
+                   const char* host_only = nullptr);
 
 // After a run's result is printed: exit status 3 when the time limit stopped it.
 void report_stop(const job::Status& status);

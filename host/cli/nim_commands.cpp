@@ -7,6 +7,7 @@
 #include <string>
 
 #include "host/cli/commands.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/common/clock.hpp"
 #include "host/common/output.hpp"
 #include "host/common/output_file.hpp"
@@ -84,13 +85,17 @@ void add_nim_commands(CLI::App& app, const CommonOptions& common) {
   CLI::App* nim = app.add_subcommand(
       "nim", "Scatterstone Nim: single-pile Grundy values, counts of winning positions");
   nim->require_subcommand(1);
+  nim->footer("Example:\n  piles nim count 30 --k 3");
 
   auto grundy_options = std::make_shared<GrundyOptions>();
   CLI::App* grundy = nim->add_subcommand("grundy", "G_K(1..N): the value of one pile");
   grundy->add_option("--k", grundy_options->k, "Most piles one split makes (>= 2)")->required();
   grundy->add_option("--upto", grundy_options->upto, "Largest pile")->required();
-  grundy->add_option("--bfile", grundy_options->bfile,
-                     "Also write the values to FILE as an OEIS b-file (n G_K(n) lines)");
+  grundy
+      ->add_option("--bfile", grundy_options->bfile,
+                   "Also write the values to FILE as an OEIS b-file (n G_K(n) lines)")
+      ->check(file_name);
+  grundy->footer("Example:\n  piles nim grundy --k 3 --upto 100");
   grundy->callback([grundy_options, &common] { run_grundy(*grundy_options, common); });
 
   auto count_options = std::make_shared<CountOptions>();
@@ -103,7 +108,8 @@ void add_nim_commands(CLI::App& app, const CommonOptions& common) {
       ->add_option("--engine", count_options->engine,
                    "shortcut: Sprague-Grundy values and a count by xor (default); direct: "
                    "search every position (N <= 40)")
-      ->check(CLI::IsMember({"shortcut", "direct"}));
+      ->check(one_of({"shortcut", "direct"}));
+  count->footer("Example:\n  piles nim count 30 --k 3");
   count->callback([count_options, &common] { run_count(*count_options, common); });
 }
 

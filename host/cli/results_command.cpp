@@ -4,6 +4,7 @@
 #include <string>
 
 #include "host/cli/commands.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/results/games.hpp"
 
 namespace piles::cli {
@@ -32,8 +33,10 @@ void add_results_command(CLI::App& app, const CommonOptions& common) {
       ->add_option("--preset", options->preset,
                    "quick: about 3 minutes on 2 CPU cores; full: the long runs too, over an "
                    "hour on 2 cores (journaled under results/*/runs/, so a stopped run resumes)")
-      ->check(CLI::IsMember({"quick", "full"}));
-  results->add_option("-o,--out", options->out, "Directory to write (default results)");
+      ->check(one_of({"quick", "full"}));
+  results->add_option("-o,--out", options->out, "Directory to write (default results)")
+      ->check(file_name);
+  results->footer("Example:\n  piles results --out my-results");
   results->callback([options, &common] { run_results(*options, common); });
 }
 

@@ -1,12 +1,16 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "build_info.hpp"
 #include "host/cli/commands.hpp"
 #include "host/cli/suggest.hpp"
+#include "host/common/backend.hpp"
 #include "host/common/error.hpp"
 #include "host/common/parse.hpp"
 #include "host/topswops/cpu_path.hpp"
@@ -32,7 +36,29 @@ int fail(int status, const std::string& message) {
   return status;
 }
 
-void print_version() {
+// The version block as one JSON object: the same facts as the text, for a script or a record.
+void print_version_json() {
+  const std::string device = gpu_description();
+  nlohmann::json j = {{"version", version},
+                      {"commit", commit},
+                      {"build_type", build_type},
+                      {"compiler", compiler},
+                      {"topswops_cpu_path", topswops::cpu_path_text()},
+                      {"cuda_build", cuda_build()},
+                      {"gpu", device.empty() ? nlohmann::json() : nlohmann::json(device)}};
+  if (cuda_build()) j["cuda_architectures"] = cuda_architectures;
+  if (device.empty()) {
+    j["gpu_unavailable"] = gpu_unavailable_reason();
+  } else {
+    j["gpu_driver"] = {{"release", nvidia_driver_release()}, {"cuda", gpu_driver()}};
+    j["gpu_devices"] = gpu_descriptions();
+  }
+  // Not emit_json: the run's fields (backend, threads) would describe a run that is not made.
+  fmt::print("{}\n", j.dump());
+}
+
+void print_version(bool json) {
+  if (json) return print_version_json();
   const std::string device = gpu_description();
   const std::string cuda =
       cuda_build() ? fmt::format("yes (architectures {})", cuda_architectures) : "no";
@@ -50,10 +76,11 @@ void print_version() {
 }
 
 // The flags every command takes are the top level's (so they go before or after the command);
-// each command's --help lists them too.
+// each command's --help lists them too, below the command's own footer (its example).
 void add_footer(CLI::App& command, const std::string& footer) {
   for (CLI::App* sub : command.get_subcommands({})) {
-    sub->footer(footer);
+    const std::string own = sub->get_footer();
+    sub->footer(own.empty() ? footer : own + "\n\n" + footer);
     add_footer(*sub, footer);
   }
 }
@@ -70,20 +97,25 @@ void list_common_options(CLI::App& app) {
 
 int run(int argc, char** argv) {
   CLI::App app{
-      "piles: exhaustive search for Topswops, Bulgarian solitaire, Babylon and Scatterstone Nim"};
+      "piles: exhaustive search for Topswops, Bulgarian solitaire, Babylon and Scatterstone Nim",
+      "piles"};
   app.fallthrough();  // common flags may follow the subcommand
   app.require_subcommand(0, 1);
+  app.footer(
+      "Examples:\n  piles topswops solve 12\n  piles help topswops solve   (the same as piles "
+      "topswops solve --help)");
   CommonOptions common;
+  // Option callbacks run once the whole line is read, so a --json after -V counts.
   app.add_flag_callback(
-      "--version",
-      [] {
-        print_version();
+      "-V,--version",
+      [&app] {
+        print_version(app.get_option("--json")->count() > 0);
         throw CLI::Success();
       },
       "Print the version, commit, build, Topswops CPU path, whether this build has CUDA, and the "
-      "GPU found");
+      "GPU found (with --json: as one JSON object)");
   app.add_option("--backend", common.backend, "auto | cpu | gpu (auto: GPU when one answers)")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+      ->check(one_of({"auto", "cpu", "gpu"}));
   app.add_option_function<std::string>(
       "--threads",
       [&common](const std::string& text) {
@@ -110,13 +142,34 @@ int run(int argc, char** argv) {
   add_results_command(app, common);
   add_selftest_command(app, common);
   add_bench_command(app, common);
+  auto help_words = std::make_shared<std::vector<std::string>>();
+  CLI::App* help = app.add_subcommand("help", "Print the help of piles or of a command");
+  help->add_option("COMMAND", *help_words, "A command and its subcommand, e.g. topswops solve");
+  help->footer("Example:\n  piles help bulgarian analyze");
+  help->callback([&app, help_words] {
+    const CLI::App& command = find_command(app, *help_words);
+    const std::string name = fmt::format("piles {}", fmt::join(*help_words, " "));
+    // The formatter itself: App::help would show the help of the command running, this one.
+    fmt::print("{}", app.get_formatter()->make_help(&command, help_words->empty() ? "piles" : name,
+                                                    CLI::AppFormatMode::Normal));
+  });
   list_common_options(app);
 
+  // GNU style: the bare program is a usage error, and says how it is used.
+  if (argc <= 1) {
+    fmt::print(stderr, "{}", app.help());
+    return 2;
+  }
   try {
-    topswops::cpu_path();  // a bad PILES_CPU_PATH fails every command alike, before any work
+    // A bad PILES_CPU_PATH or PILES_REQUIRE_GPU fails every command alike, before any work.
+    topswops::cpu_path();
+    require_gpu();
     app.parse(argc, argv);
-    if (app.get_subcommands().empty())
-      return fail(2, "a subcommand is required (see piles --help)");
+    if (app.get_subcommands().empty()) {
+      std::vector<std::string> names;
+      for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+      return fail(2, fmt::format("piles: a command is required ({})", fmt::join(names, ", ")));
+    }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     return fail(2, explain_parse_error(app, e));

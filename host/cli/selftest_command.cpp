@@ -55,6 +55,7 @@ void add_selftest_command(CLI::App& app, const CommonOptions& common) {
       "selftest",
       "Known answers on every engine of the backend (--backend gpu: the GPU engines against "
       "published values and the CPU); exit 0 only when all pass");
+  selftest->footer("Example:\n  piles selftest --backend cpu");
   selftest->callback([&common] { run_selftest(common); });
 }
 

@@ -4,26 +4,14 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <numeric>
+#include <string_view>
 #include <vector>
+
+#include "host/common/error.hpp"
+#include "host/common/parse.hpp"
 
 namespace piles::cli {
 namespace {
-
-// Edits (insert, delete, substitute, swap two neighbours) that turn a into b.
-std::size_t distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min(
-          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
 
 // The commands the line named, outermost first.
 std::vector<const CLI::App*> command_chain(const CLI::App& app) {
@@ -50,45 +38,103 @@ std::string unknown_option(const std::string& word, const std::vector<const CLI:
   return fmt::format("unknown option {} (see {} --help)", option, command_path(chain));
 }
 
-std::string unknown_word(const std::string& word, const std::vector<const CLI::App*>& chain) {
-  const auto commands = chain.back()->get_subcommands({});
-  if (commands.empty())
-    return fmt::format("{}: unexpected argument '{}'", command_path(chain), word);
+std::vector<std::string> command_names(const CLI::App& command) {
   std::vector<std::string> names;
-  for (const CLI::App* command : commands) names.push_back(command->get_name());
+  for (const CLI::App* sub : command.get_subcommands({})) names.push_back(sub->get_name());
+  return names;
+}
+
+std::string unknown_command(const std::string& word, const CLI::App& parent,
+                            const std::string& path) {
+  const std::vector<std::string> names = command_names(parent);
   const std::string near = nearest(word, names);
   if (!near.empty()) return fmt::format("unknown command {}; did you mean {}?", word, near);
-  return fmt::format("unknown command {} ({} takes {})", word, command_path(chain),
-                     fmt::join(names, ", "));
+  return fmt::format("unknown command {} ({} takes {})", word, path, fmt::join(names, ", "));
+}
+
+std::string unknown_word(const std::string& word, const std::vector<const CLI::App*>& chain) {
+  if (chain.back()->get_subcommands({}).empty())
+    return fmt::format("{}: unexpected argument '{}'", command_path(chain), word);
+  return unknown_command(word, *chain.back(), command_path(chain));
+}
+
+bool is_option(const std::string& word) {
+  return word.size() > 1 && word[0] == '-';
+}
+
+// CLI11 starts its messages about one option with the option's name and a colon.
+std::string name_in(const std::string& message) {
+  return message.substr(0, message.find(':'));
 }
 
 }  // namespace
 
-std::string nearest(const std::string& word, const std::vector<std::string>& names) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
-  for (const std::string& name : names) {
-    const std::size_t d = distance(word, name);
-    if (d < best_distance) best = name, best_distance = d;
-  }
-  return best;
-}
-
 std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& error) {
   const auto chain = command_chain(app);
   const std::vector<std::string> extras = app.remaining(true);
+  // A misspelt command leaves the options meant for it unknown too: the command is the news.
+  if (!extras.empty() && !is_option(extras.front()) && !chain.back()->get_subcommands({}).empty())
+    return unknown_word(extras.front(), chain);
   for (const std::string& word : extras)
-    if (word.size() > 1 && word[0] == '-') return unknown_option(word, chain);
+    if (is_option(word)) return unknown_option(word, chain);
   if (!extras.empty()) return unknown_word(extras.front(), chain);
-  const auto commands = chain.back()->get_subcommands({});
-  if (dynamic_cast<const CLI::RequiredError*>(&error) && chain.back()->get_subcommands().empty() &&
-      !commands.empty()) {
-    std::vector<std::string> names;
-    for (const CLI::App* command : commands) names.push_back(command->get_name());
-    return fmt::format("{}: a command is required ({})", command_path(chain),
-                       fmt::join(names, ", "));
+  const std::string message = error.what();
+  if (dynamic_cast<const CLI::RequiredError*>(&error)) {
+    if (chain.back()->get_subcommands().empty() && !chain.back()->get_subcommands({}).empty())
+      return fmt::format("{}: a command is required ({})", command_path(chain),
+                         fmt::join(command_names(*chain.back()), ", "));
+    return fmt::format("{}: {} (see {} --help)", command_path(chain), message, command_path(chain));
   }
-  return error.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error)) {
+    if (message.find(" missing") != std::string::npos)
+      return fmt::format("{} needs a value", name_in(message));
+    if (message.find("At Most") != std::string::npos)
+      return fmt::format("{} is given more than once", name_in(message));
+  }
+  // Our options take text and check it themselves: only a flag given a value is converted.
+  if (dynamic_cast<const CLI::ConversionError*>(&error)) {
+    constexpr std::string_view head = "Could not convert: ";
+    const std::size_t equals = message.find(" = ");
+    if (message.rfind(head, 0) == 0 && equals != std::string::npos) {
+      const std::string name = message.substr(head.size(), equals - head.size());
+      return fmt::format("{} is a flag: '{}' is not a value it takes (give {} alone)", name,
+                         message.substr(equals + 3), name);
+    }
+    if (message.find("for a flag") != std::string::npos)
+      return fmt::format("{} is a flag: give it alone", name_in(message));
+  }
+  return message;
+}
+
+CLI::Validator one_of(std::vector<std::string> names) {
+  const std::string description = fmt::format("{{{}}}", fmt::join(names, ","));
+  return CLI::Validator(
+      [names = std::move(names)](std::string& value) -> std::string {
+        if (std::find(names.begin(), names.end(), value) != names.end()) return {};
+        return not_one_of(value, names);
+      },
+      description);
+}
+
+const CLI::Validator file_name(
+    [](std::string& value) -> std::string { return value.empty() ? "the file name is empty" : ""; },
+    "");
+
+const CLI::App& find_command(const CLI::App& app, const std::vector<std::string>& words) {
+  const CLI::App* command = &app;
+  std::string path = "piles";
+  for (const std::string& word : words) {
+    const auto subs = command->get_subcommands({});
+    const auto it = std::find_if(subs.begin(), subs.end(),
+                                 [&word](const CLI::App* sub) { return sub->get_name() == word; });
+    if (it == subs.end()) {
+      if (subs.empty()) throw UsageError(fmt::format("{}: has no command {}", path, word));
+      throw UsageError(unknown_command(word, *command, path));
+    }
+    command = *it;
+    path += " " + word;
+  }
+  return *command;
 }
 
 }  // namespace piles::cli

@@ -7,6 +7,7 @@
 
 #include "host/cli/commands.hpp"
 #include "host/cli/job_options.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
@@ -19,6 +20,7 @@ namespace piles::cli {
 namespace {
 
 void run_play(const std::string& text, const CommonOptions& common) {
+  host_only_threads(common, "topswops play");
   const topswops::Game game = topswops::play(topswops::parse_deck(text));
   if (common.json)
     emit_json(topswops::to_json(game));
@@ -27,8 +29,7 @@ void run_play(const std::string& text, const CommonOptions& common) {
 }
 
 struct SolveArgs {
-  std::string n, final = "any", bound, engine, prune, gpu_kernel = "lockstep",
-                 small_slices = "host", quick;
+  std::string n, final = "any", bound, engine, prune, gpu_kernel, small_slices, quick;
   std::vector<std::string> tail;
   JobArgs job;
 };
@@ -39,6 +40,40 @@ void print_solution(const topswops::Solution& s, const CommonOptions& common) {
   else
     fmt::print("{}", topswops::to_text(s, common.quiet));
   report_stop(s.run);
+}
+
+// Options for the other kind of run than the one chosen would do nothing: refused, naming why.
+void check_engine_options(const SolveArgs& args, const topswops::SolveOptions& options,
+                          const RunTarget& target) {
+  if (target.backend == Backend::gpu) {
+    if (args.engine == "lockstep")
+      throw UsageError(
+          "--engine lockstep: the GPU's search on CPU threads, but this run is on the GPU (add "
+          "--backend cpu)");
+  } else {
+    const bool lockstep_model = options.engine == topswops::CpuEngine::lockstep;
+    if (!args.gpu_kernel.empty() && !(lockstep_model && args.gpu_kernel != "dfs"))
+      throw UsageError(fmt::format(
+          "--gpu-kernel {}: this run is on CPU threads, where only --engine lockstep follows a "
+          "GPU kernel (lockstep or lean)",
+          args.gpu_kernel));
+    if (!args.small_slices.empty())
+      throw UsageError(fmt::format(
+          "--small-slices {}: only a GPU run has slices too small for it; this run is on CPU "
+          "threads",
+          args.small_slices));
+  }
+  // The quick search picks the start of a whole forward search that has none given.
+  if (options.quick_seconds <= 0 || args.quick.empty()) return;
+  if (!args.bound.empty())
+    throw UsageError("--quick: --bound gives the start already (use one of them)");
+  if (!args.job.shard.empty())
+    throw UsageError("--quick: a shard starts from f(N-1), so that every shard has the same start");
+  if (options.engine == topswops::CpuEngine::backward)
+    throw UsageError("--quick: the backward engine starts from the sorted deck");
+  if (options.n < topswops::quick_from_n)
+    throw UsageError(fmt::format("--quick: runs from {} cards on; below, f(N-1) is the start",
+                                 topswops::quick_from_n));
 }
 
 void run_solve(const SolveArgs& args, const CommonOptions& common) {
@@ -54,10 +89,11 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   options.gpu_kernel = args.gpu_kernel == "dfs"    ? topswops::GpuKernel::dfs
                        : args.gpu_kernel == "lean" ? topswops::GpuKernel::lean
                                                    : topswops::GpuKernel::lockstep;
-  options.small_slices_on_host = args.small_slices == "host";
+  options.small_slices_on_host = args.small_slices != "gpu";
   if (!args.quick.empty())
     options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
-  JobSetup setup = setup_job(args.job, common, topswops::max_chunks, args.engine == "backward");
+  JobSetup setup = setup_job(args.job, common, topswops::max_chunks,
+                             args.engine == "backward" ? "--engine backward" : nullptr);
   // Games ending sorted are searched backward on CPU threads, where that is faster (measured:
   // results/bench/topswops_backward.md); a GPU runs the forward kernel.
   if (args.engine.empty() && options.final == topswops::Final::sorted &&
@@ -68,6 +104,7 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
       throw UsageError("--prune: only the backward engine (--final sorted) takes pruning rules");
     options.prune = topswops::parse_prune(args.prune);
   }
+  check_engine_options(args, options, setup.target);
   options.run = setup.options;
   const topswops::Solution s = topswops::solve(options, setup.target);
   if (setup.root()) print_solution(s, common);
@@ -79,7 +116,7 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       "solve", "The longest games on N cards and every deck that reaches them");
   solve->add_option("N", args->n, "Number of cards (1..24)")->required();
   solve->add_option("--final", args->final, "any | sorted: only games ending in the sorted deck")
-      ->check(CLI::IsMember({"any", "sorted"}));
+      ->check(one_of({"any", "sorted"}));
   solve->add_option("--bound", args->bound,
                     "Look only for games of at least L steps (none found proves f(N) < L)");
   solve->add_option(
@@ -87,31 +124,35 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       fmt::format("Seconds of a quick search for a long game to start from, without --bound, "
                   "from {} cards on, not in a shard (default {}; 0: start from f(N-1))",
                   topswops::quick_from_n, topswops::default_quick_seconds));
-  solve->add_option("--tail", args->tail,
-                    "Journals of a finished `topswops tail N`: a tighter bound once card N lands");
+  solve
+      ->add_option("--tail", args->tail,
+                   "Journals of a finished `topswops tail N`: a tighter bound once card N lands")
+      ->check(file_name);
   solve
       ->add_option("--engine", args->engine,
                    "CPU engine: dfs (each thread its own search) | lockstep (the GPU's lockstep "
                    "search on the host, with its lane use) | backward (--final sorted only: back "
                    "from the sorted deck; the default for it on CPU threads)")
-      ->check(CLI::IsMember({"dfs", "lockstep", "backward"}));
+      ->check(one_of({"dfs", "lockstep", "backward"}));
   solve
       ->add_option(
           "--prune", args->prune,
           "Backward engine's pruning: play (default) | split | home | none, to measure them")
-      ->check(CLI::IsMember({"none", "home", "split", "play"}));
+      ->check(one_of({"none", "home", "split", "play"}));
   solve
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,
-          "GPU kernel: lockstep (lanes refilled by their warp) | lean (the same with less "
-          "issued each pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, "
-          "lean or lockstep picks the kernel its warp model follows")
-      ->check(CLI::IsMember({"dfs", "lockstep", "lean"}));
+          "GPU kernel: lockstep (default; lanes refilled by their warp) | lean (the same with "
+          "less issued each pass) | dfs (a thread per prefix); with --engine lockstep on the "
+          "CPU, lean or lockstep picks the kernel its warp model follows")
+      ->check(one_of({"dfs", "lockstep", "lean"}));
   solve
       ->add_option("--small-slices", args->small_slices,
-                   "On a GPU, slices too small to fill it: host (run on the CPU threads) | gpu")
-      ->check(CLI::IsMember({"host", "gpu"}));
+                   "On a GPU, slices too small to fill it: host (default: run on the CPU "
+                   "threads) | gpu")
+      ->check(one_of({"host", "gpu"}));
   add_job_options(*solve, args->job);
+  solve->footer("Example:\n  piles topswops solve 12 --checkpoint f12.jnl --time-limit 3600");
   solve->callback([args, &common] { run_solve(*args, common); });
 }
 
@@ -129,7 +170,7 @@ void run_estimate(const EstimateArgs& args, const CommonOptions& common) {
                          ? topswops::default_probes_per_chunk
                          : static_cast<int>(parse_int(args.probes, "--probes", 1, 1'000'000));
   const topswops::Plan plan = topswops::make_plan(n, final, bound);
-  const int threads = resolve_threads(common.threads);
+  const int threads = host_only_threads(common, "topswops estimate");
   const topswops::Estimate e = topswops::estimate_search(plan, plan.start_target, probes, threads);
   if (common.json)
     emit_json(topswops::to_json(plan, e, threads));
@@ -143,12 +184,13 @@ void add_estimate(CLI::App& topswops, const CommonOptions& common) {
       "estimate", "The nodes `solve N` would search, by Knuth's random probes, in seconds");
   estimate->add_option("N", args->n, "Number of cards (1..24)")->required();
   estimate->add_option("--final", args->final, "any | sorted: as solve's")
-      ->check(CLI::IsMember({"any", "sorted"}));
+      ->check(one_of({"any", "sorted"}));
   estimate->add_option("--bound", args->bound,
                        "The target the search would start from (default: solve's)");
   estimate->add_option("--probes", args->probes,
                        fmt::format("Probes in every chunk of the search (default {})",
                                    topswops::default_probes_per_chunk));
+  estimate->footer("Example:\n  piles topswops estimate 16");
   estimate->callback([args, &common] { run_estimate(*args, common); });
 }
 
@@ -162,7 +204,12 @@ void run_tail(const TailArgs& args, const CommonOptions& common) {
   options.n = static_cast<int>(parse_int(args.n, "N", 3, topswops::max_n));
   if (!args.from.empty())
     options.from = static_cast<int>(parse_int(args.from, "--from", 1, 1'000'000));
-  JobSetup setup = setup_job(args.job, common, topswops::max_chunks, true);
+  // What the tail is for, its games, lives only in the journal that solve --tail reads.
+  if (args.job.checkpoint.empty())
+    throw UsageError(
+        "topswops tail: needs --checkpoint FILE, the journal that keeps its games for solve N "
+        "--tail FILE");
+  JobSetup setup = setup_job(args.job, common, topswops::max_chunks, "topswops tail");
   options.run = setup.options;
   const topswops::TailResult r = topswops::run_tail(options, setup.target);
   if (!setup.root()) return;
@@ -182,6 +229,9 @@ void add_tail(CLI::App& topswops, const CommonOptions& common) {
                    "K; default: the game left once card N lands in the longest game that the "
                    "first chunk of the N-card search finds");
   add_job_options(*tail, args->job);
+  tail->footer(
+      "Example:\n  piles topswops tail 15 --checkpoint t15.jnl && piles topswops solve 15 --tail "
+      "t15.jnl");
   tail->callback([args, &common] { run_tail(*args, common); });
 }
 
@@ -190,8 +240,13 @@ void add_merge(CLI::App& topswops, const CommonOptions& common) {
   CLI::App* merge =
       topswops.add_subcommand("merge", "Combine the journals of shards into the whole answer");
   merge->add_option("FILE", *files, "Journals written by solve --shard ... --checkpoint FILE")
-      ->required();
-  merge->callback([files, &common] { print_solution(topswops::merge(*files), common); });
+      ->required()
+      ->check(file_name);
+  merge->footer("Example:\n  piles topswops merge f14.0.jnl f14.1.jnl");
+  merge->callback([files, &common] {
+    host_only_threads(common, "topswops merge");
+    print_solution(topswops::merge(*files), common);
+  });
 }
 
 }  // namespace
@@ -200,6 +255,7 @@ void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
   CLI::App* topswops =
       app.add_subcommand("topswops", "Topswops: play decks, find the longest games");
   topswops->require_subcommand(1);
+  topswops->footer("Example:\n  piles topswops solve 12");
 
   auto deck = std::make_shared<std::vector<std::string>>();
   CLI::App* play = topswops->add_subcommand("play", "Play one deck: every deck along the game");
@@ -207,6 +263,7 @@ void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
           "DECK", *deck,
           "Permutation of 1..n, top card first: 3,1,4,5,2 or \"3, 1, 4, 5, 2\" or 3 1 4 5 2")
       ->required();
+  play->footer("Example:\n  piles topswops play 3,1,4,5,2");
   play->callback([deck, &common] { run_play(fmt::format("{}", fmt::join(*deck, " ")), common); });
 
   add_solve(*topswops, common);

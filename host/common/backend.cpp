@@ -14,6 +14,7 @@
 
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
+#include "host/common/parse.hpp"
 #include "host/common/provenance.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/device.hpp"
@@ -141,7 +142,11 @@ void select_device(const RunTarget& target) {
 
 bool require_gpu() {
   const char* value = std::getenv("PILES_REQUIRE_GPU");
-  return value && std::string_view(value) == "1";
+  const std::string_view text = value ? value : "";
+  // Any other spelling ("yes", "true") would be a promise read as "no": refused instead.
+  if (text != "" && text != "0" && text != "1")
+    throw UsageError(fmt::format("PILES_REQUIRE_GPU: '{}' is not 0 or 1", text));
+  return text == "1";
 }
 
 int resolve_threads(int requested) {
@@ -163,8 +168,7 @@ RunTarget pick_backend(const CommonOptions& options) {
   target.threads = resolve_threads(options.threads);
   target.device = "cpu";
   const std::string& want = options.backend;
-  if (want != "auto" && want != "cpu" && want != "gpu")
-    throw UsageError(fmt::format("--backend: '{}' is not one of auto, cpu, gpu", want));
+  parse_choice(want, "--backend", {"auto", "cpu", "gpu"});
   const bool chosen = options.devices != "all";
   if (chosen) parse_devices(options.devices, max_devices);  // its form, before any device
   if (want == "cpu") {
@@ -210,6 +214,9 @@ int host_only_threads(const CommonOptions& options, const char* game) {
   if (options.backend == "gpu")
     throw UsageError(
         fmt::format("--backend gpu: {} has no GPU engine (it is solved on the CPU)", game));
+  if (options.devices != "all")
+    throw UsageError(
+        fmt::format("--devices: {} has no GPU engine (it is solved on the CPU)", game));
   return resolve_threads(options.threads);
 }
 

@@ -49,7 +49,8 @@ void select_device(const RunTarget& target);
 RunTarget resolve_backend(const CommonOptions& options);
 
 // True when the environment says PILES_REQUIRE_GPU=1: a GPU that does not answer is then a
-// failure (of a command, of a GPU test), never a quiet fall-back or a skip.
+// failure (of a command, of a GPU test), never a quiet fall-back or a skip. Unset, empty or 0
+// is false; any value but those and 1 is a UsageError.
 bool require_gpu();
 
 // The devices `--devices` names among `count` (0..count-1): every one for "all", else those of
@@ -58,8 +59,8 @@ bool require_gpu();
 std::vector<int> parse_devices(std::string_view text, int count);
 
 int resolve_threads(int requested);
-// CPU threads for a game solved on the host only: --backend gpu is refused (naming the game)
-// rather than ignored.
+// CPU threads for a game solved on the host only: --backend gpu and --devices are refused
+// (naming the game) rather than ignored.
 int host_only_threads(const CommonOptions& options, const char* game);
 const char* backend_name(Backend backend);
 bool cuda_build();

@@ -1,6 +1,7 @@
 #include "host/common/parse.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -8,6 +9,47 @@
 #include "host/common/error.hpp"
 
 namespace piles {
+namespace {
+
+// Edits (insert, delete, substitute, swap two neighbours) that turn a into b.
+std::size_t distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string nearest(std::string_view word, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const std::string& name : names) {
+    const std::size_t d = distance(word, name);
+    if (d < best_distance) best = name, best_distance = d;
+  }
+  return best;
+}
+
+std::string not_one_of(std::string_view value, const std::vector<std::string>& names) {
+  const std::string near = nearest(value, names);
+  return fmt::format("'{}' is not one of {}{}", value, fmt::join(names, ", "),
+                     near.empty() ? "" : fmt::format("; did you mean {}?", near));
+}
+
+std::string parse_choice(std::string_view value, std::string_view what,
+                         const std::vector<std::string>& names) {
+  if (std::find(names.begin(), names.end(), value) == names.end())
+    throw UsageError(fmt::format("{}: {}", what, not_one_of(value, names)));
+  return std::string(value);
+}
 
 std::int64_t parse_int(std::string_view text, std::string_view what, std::int64_t lo,
                        std::int64_t hi) {

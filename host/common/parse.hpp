@@ -27,4 +27,16 @@ struct IntRange {
 IntRange parse_int_range(std::string_view text, std::string_view what, std::int64_t lo,
                          std::int64_t hi);
 
+// The name among `names` nearest to `word` by edit distance, when near enough to be a typo of
+// it; else empty.
+std::string nearest(std::string_view word, const std::vector<std::string>& names);
+
+// Why `value` is refused where only `names` are taken, with the nearest as a guess:
+// "'sortd' is not one of any, sorted; did you mean sorted?".
+std::string not_one_of(std::string_view value, const std::vector<std::string>& names);
+
+// `value` when it is one of `names`; else throws UsageError "<what>: <not_one_of>".
+std::string parse_choice(std::string_view value, std::string_view what,
+                         const std::vector<std::string>& names);
+
 }  // namespace piles
