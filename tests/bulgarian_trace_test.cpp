@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "core/bulgarian.hpp"
 #include "host/bulgarian/trace.hpp"
+#include "host/common/output.hpp"
 #include "host/common/partition_table.hpp"
 #include "tests/support/run_piles.hpp"
 
@@ -211,4 +214,134 @@ TEST(BulgarianReplay, PassesACorrectLongestTransientAndRefusesAWrongOne) {
   EXPECT_TRUE(refused(histogram, {4, 3, 2}));     // 9 cards
   EXPECT_TRUE(refused(histogram, {1, 2, 3, 4}));  // not non-increasing
   EXPECT_TRUE(refused(histogram, {4, 3, 2, 1}));  // the triangle, on its cycle
+}
+
+// The trace the old way, every move a pass over the parts (Brent's cycle finding on vectors):
+// the Walk's constant-time moves must give the same transient, cycle and first partition on it.
+piles::bulgarian::Trace trace_by_passes(const std::vector<int>& start) {
+  const auto advance = [](std::vector<int>& p, std::vector<int>& spare) {
+    spare.resize(p.size() + 1);
+    spare.resize(piles::bulgarian::move(p.data(), static_cast<int>(p.size()), spare.data()));
+    std::swap(p, spare);
+  };
+  return piles::bulgarian::play_until_repeat(start, advance, false);
+}
+
+void expect_same_trace(const std::vector<int>& start) {
+  const auto walked = piles::bulgarian::trace(start, false);
+  const auto passed = trace_by_passes(start);
+  const std::string where = piles::paren_list(start);
+  EXPECT_EQ(walked.transient, passed.transient) << where;
+  EXPECT_EQ(walked.cycle_length, passed.cycle_length) << where;
+  EXPECT_EQ(walked.cycle_start, passed.cycle_start) << where;
+}
+
+TEST(BulgarianWalk, AgreesWithMovesByPassesUpTo100000Cards) {
+  for (int n = 1; n <= 1500; ++n) expect_same_trace({n});
+  std::mt19937 rng(67);
+  for (int trial = 0; trial < 12; ++trial)
+    expect_same_trace({1 + static_cast<int>(rng() % 100'000)});
+  expect_same_trace({100'000});
+  // Starts of many parts, some of them equal, and of many ones (a first move of many piles).
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<int> parts(1 + rng() % 40);
+    for (int& p : parts) p = 1 + static_cast<int>(rng() % (trial % 2 ? 2000 : 4));
+    std::sort(parts.begin(), parts.end(), std::greater<>());
+    expect_same_trace(parts);
+  }
+  expect_same_trace(std::vector<int>(5000, 1));
+}
+
+TEST(BulgarianWalk, SamePartitionWhateverTheMoveAndOrder) {
+  piles::bulgarian::Walk a({5, 2, 2}), b({2, 5, 2});
+  EXPECT_TRUE(a.same(b));
+  EXPECT_EQ(a.partition(), (std::vector<int>{5, 2, 2}));
+  // Seed 001, Table 1: (5, 2, 2) reaches the cycle of (4, 3, 1, 1) in one move, and it comes
+  // back after four more.
+  a.move();
+  EXPECT_EQ(a.partition(), (std::vector<int>{4, 3, 1, 1}));
+  EXPECT_FALSE(a.same(b));
+  piles::bulgarian::Walk c = a;
+  for (int i = 0; i < 4; ++i) c.move();
+  EXPECT_TRUE(c.same(a));
+  EXPECT_EQ(c.moves(), 5);
+  EXPECT_EQ(c.piles(), 4);
+}
+
+// Brandt: with n = T_k + r, the partitions on cycles are (k+e_0, k-1+e_1, ..., e_k) with e of
+// r ones in k + 1 places, and the cycle's length is e's primitive period. Returns e, or nothing
+// where `p` is not of that form.
+std::optional<std::vector<int>> brandt_e(const std::vector<int>& p, int n) {
+  const int k = piles::bulgarian::brandt_k(n);
+  if (static_cast<int>(p.size()) > k + 1) return std::nullopt;
+  std::vector<int> e;
+  for (int i = 0; i <= k; ++i) {
+    const int d = (i < static_cast<int>(p.size()) ? p[i] : 0) - (k - i);
+    if (d != 0 && d != 1) return std::nullopt;
+    e.push_back(d);
+  }
+  return e;
+}
+
+std::int64_t primitive_period(const std::vector<int>& e) {
+  const auto size = static_cast<std::int64_t>(e.size());
+  for (std::int64_t d = 1; d < size; ++d) {
+    if (size % d) continue;
+    bool same = true;
+    for (std::int64_t i = 0; i < size && same; ++i) same = e[i] == e[(i + d) % size];
+    if (same) return d;
+  }
+  return size;
+}
+
+TEST(BulgarianWalk, EndsOnBrandtsCycles) {
+  std::mt19937 rng(5);
+  std::vector<int> sizes = {1, 2, 3, 6, 10, 1'000'000, 5'000'050, 20'000'000};
+  for (int trial = 0; trial < 40; ++trial) sizes.push_back(1 + static_cast<int>(rng() % 3'000'000));
+  for (const int n : sizes) {
+    const auto t = piles::bulgarian::trace({n}, false);
+    const auto e = brandt_e(t.cycle_start, n);
+    ASSERT_TRUE(e.has_value()) << n << ": " << piles::paren_list(t.cycle_start);
+    EXPECT_EQ(std::accumulate(e->begin(), e->end(), 0),
+              n - piles::bulgarian::triangular(piles::bulgarian::brandt_k(n)))
+        << n;
+    EXPECT_EQ(t.cycle_length, primitive_period(*e)) << n;
+    EXPECT_EQ(t.cards, n);
+  }
+}
+
+TEST(BulgarianWalk, LongestTransientIsGriggsHo) {
+  // Griggs and Ho's D(n) over every partition of n, as their own computer check did up to 36;
+  // the formula is for n >= 3.
+  for (int n = 3; n <= 36; ++n) {
+    const piles::PartitionTable table(n);
+    std::int64_t longest = 0;
+    for (std::uint64_t r = 0; r < table.count(); ++r) {
+      std::vector<part_t> parts(n);
+      parts.resize(piles::partition::unrank(table.view(), r, parts.data()));
+      longest = std::max(
+          longest,
+          piles::bulgarian::trace(std::vector<int>(parts.begin(), parts.end()), false).transient);
+    }
+    EXPECT_EQ(longest, piles::bulgarian::griggs_ho(n)) << n;
+  }
+}
+
+TEST(BulgarianTrace, ListsSmallTracesAndLongOnesWhereAsked) {
+  const auto plain = run_piles("bulgarian trace 2000 --json");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const auto summary = plain.json();
+  const auto moves =
+      summary["transient"].get<std::int64_t>() + summary["cycle_length"].get<std::int64_t>();
+  ASSERT_GT(moves, piles::bulgarian::listed_moves);
+  EXPECT_FALSE(summary.contains("trace"));
+  const auto listed = run_piles("bulgarian trace 2000 --list --json");
+  ASSERT_EQ(listed.status, 0) << listed.err;
+  const auto j = listed.json();
+  EXPECT_EQ(j["trace"].size(), moves + (j["cycle_length"] == 1 ? 0 : 1));
+  EXPECT_EQ(j["trace"][0], nlohmann::json({2000}));
+  const auto quiet = run_piles("bulgarian trace 5,2,2 --quiet");
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.out.find("<- cycle"), std::string::npos) << quiet.out;
+  EXPECT_NE(run_piles("bulgarian trace 5,2,2").out.find("<- cycle"), std::string::npos);
 }

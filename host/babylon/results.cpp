@@ -62,6 +62,7 @@ Table table(const Writer& writer, int colours, int max_chips) {
   run.run.checkpoint =
       (writer.runs("babylon") / fmt::format("table_{}_{}.journal", colours, max_chips)).string();
   run.run.quiet = writer.quiet();
+  run.run.status_every = writer.status_every();
   return babylon::solve_table(run, writer.target());
 }
 

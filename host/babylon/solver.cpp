@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "host/common/progress.hpp"
+
 namespace piles::babylon {
 
 // The keys one thread is expanding, one slot per key length: every move shortens the key, so
@@ -35,8 +37,14 @@ void words_of(const Bits256& key, std::uint64_t* w) {
 // put off until the other children are done, by which time it is usually in the memo.
 class Search {
  public:
-  Search(Memo<Bits>& narrow, Memo<Bits256>& wide, Solver::Path* paths, int threads, int self)
-      : narrow_(narrow), wide_(wide), paths_(paths), threads_(threads), self_(self) {
+  Search(Memo<Bits>& narrow, Memo<Bits256>& wide, Solver::Path* paths, int threads, int self,
+         Progress* progress)
+      : narrow_(narrow),
+        wide_(wide),
+        paths_(paths),
+        threads_(threads),
+        self_(self),
+        progress_(progress) {
     children_.reserve(4096);
   }
 
@@ -48,6 +56,8 @@ class Search {
   }
 
   std::uint64_t searched() const { return searched_; }
+  // The positions searched that the progress has not been told of yet.
+  std::uint64_t unreported() const { return searched_ % progress_states; }
 
  private:
   struct Child {
@@ -162,7 +172,7 @@ class Search {
     children_.resize(base);
     memo(key).insert(key, win);
     publish(bits, Key{0});
-    ++searched_;
+    if (++searched_ % progress_states == 0 && progress_) progress_->add(progress_states);
     return win;
   }
 
@@ -170,8 +180,10 @@ class Search {
   Memo<Bits256>& wide_;
   Solver::Path* paths_;
   int threads_, self_;
+  Progress* progress_;
   std::vector<Child> children_;
   std::uint64_t searched_ = 0;
+  static constexpr std::uint64_t progress_states = 4096;  // told to the progress at a time
 };
 
 }  // namespace
@@ -190,9 +202,10 @@ bool Solver::mover_wins(const Position& p, std::uint64_t& searched) {
     throw std::invalid_argument("babylon: position too large for a 256-bit key");
   // Inside a parallel region each thread has its own path; outside, thread 0's.
   const int self = std::min(omp_get_thread_num(), threads_ - 1);
-  Search search(narrow_, wide_, paths_.get(), threads_, self);
+  Search search(narrow_, wide_, paths_.get(), threads_, self, progress_);
   const bool win = search.wins(p, r);
   searched += search.searched();
+  if (progress_) progress_->add(search.unreported());
   return win;
 }
 

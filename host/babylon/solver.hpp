@@ -6,6 +6,10 @@
 #include "core/babylon.hpp"
 #include "host/babylon/memo.hpp"
 
+namespace piles {
+class Progress;
+}
+
 namespace piles::babylon {
 
 // Negamax with a memo over canonical positions. One solver serves many starts: positions
@@ -27,6 +31,8 @@ class Solver {
   bool mover_wins(const Position& p);
 
   int threads() const { return threads_; }
+  // Where the positions searched are counted as they go (none: nowhere).
+  void set_progress(Progress* progress) { progress_ = progress; }
   // Positions in the memo: all of them, and those under 256-bit keys.
   std::uint64_t memo_states() const;
   std::uint64_t wide_states() const;
@@ -39,6 +45,7 @@ class Solver {
   Memo<Bits> narrow_;
   Memo<Bits256> wide_;
   std::unique_ptr<Path[]> paths_;
+  Progress* progress_ = nullptr;
 };
 
 }  // namespace piles::babylon

@@ -14,8 +14,8 @@ nlohmann::json to_json(const Trace& t) {
   return to_json(Variant{}, t);
 }
 
-std::string to_text(const Trace& t, bool quiet) {
-  return to_text(Variant{}, t, quiet);
+std::string to_text(const Trace& t) {
+  return to_text(Variant{}, t);
 }
 
 nlohmann::json to_json(const Variant& v, const Trace& t) {
@@ -31,11 +31,10 @@ nlohmann::json to_json(const Variant& v, const Trace& t) {
   return j;
 }
 
-std::string to_text(const Variant& v, const Trace& t, bool quiet) {
+std::string to_text(const Variant& v, const Trace& t) {
   std::string out = v.is_plain() ? "" : fmt::format("variant       {}\n", v.name());
   out += fmt::format("start         {}   n = {}\ntransient     {}\ncycle length  {}\n",
                      state_text(v, t.start), t.cards, t.transient, t.cycle_length);
-  if (quiet) return out;
   for (std::size_t i = 0; i < t.partitions.size(); ++i) {
     const char* mark = static_cast<int>(i) == t.transient                   ? "   <- cycle"
                        : i + 1 == t.partitions.size() && t.cycle_length > 1 ? "   (repeat)"

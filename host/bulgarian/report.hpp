@@ -14,12 +14,12 @@
 
 namespace piles::bulgarian {
 
-// `bulgarian trace`: quiet leaves out the partitions along the way. A variant's trace has the
-// same keys and lines, plus the variant's name.
+// `bulgarian trace`, with the partitions along the way where the trace holds them. A variant's
+// trace has the same keys and lines, plus the variant's name.
 nlohmann::json to_json(const Trace& t);
-std::string to_text(const Trace& t, bool quiet);
+std::string to_text(const Trace& t);
 nlohmann::json to_json(const Variant& v, const Trace& t);
-std::string to_text(const Variant& v, const Trace& t, bool quiet);
+std::string to_text(const Variant& v, const Trace& t);
 
 // `bulgarian analyze` and `merge`, one n: quiet leaves out the histogram and the engine.
 nlohmann::json to_json(const Analysis& a);

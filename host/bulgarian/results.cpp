@@ -70,6 +70,7 @@ void run_full_range(const Writer& writer) {
                         fmt::format("analyze_{}_{}.journal", memory_max_n + 1, full_max_n))
                            .string();
   run.run.quiet = writer.quiet();
+  run.run.status_every = writer.status_every();
   bulgarian::analyze_range(run, bulgarian::walk_target(writer.target()),
                            [](const bulgarian::Analysis&) {});
 }

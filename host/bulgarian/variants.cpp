@@ -172,9 +172,12 @@ std::vector<int> parse_start(const Variant& v, std::string_view text, std::strin
   return {};
 }
 
-Trace trace_variant(const Variant& v, const std::vector<int>& start, bool list) {
+Trace trace_variant(const Variant& v, const std::vector<int>& start, bool list,
+                    Progress* progress) {
+  if (v.is_plain()) return trace(start, list, progress);
   Trace t = play_until_repeat(
-      start, [&](std::vector<int>& s, std::vector<int>& spare) { advance(v, s, spare); }, list);
+      start, [&](std::vector<int>& s, std::vector<int>& spare) { advance(v, s, spare); }, list,
+      progress);
   t.cards = sum(start, v.kind == VariantKind::multiplayer ? v.players : 0);
   return t;
 }

@@ -39,8 +39,10 @@ Variant parse_variant(std::string_view text);
 // bank (--bank, empty for 0). Throws UsageError.
 std::vector<int> parse_start(const Variant& v, std::string_view text, std::string_view bank);
 
-// Plays the variant from `start` (as parse_start writes it) until a state repeats.
-Trace trace_variant(const Variant& v, const std::vector<int>& start, bool list = true);
+// Plays the variant from `start` (as parse_start writes it) until a state repeats; the plain
+// game on its constant-time Walk. `progress` counts the moves.
+Trace trace_variant(const Variant& v, const std::vector<int>& start, bool list = true,
+                    Progress* progress = nullptr);
 
 // One state as a trace prints it: "(4, 3, 3)  bank 0", "(3, 1) | (2)", ...; and as JSON: a
 // list (plain, carolina, montreal), a list of each player's piles, or {"piles", "bank"}.

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -19,6 +20,7 @@
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
+#include "host/common/progress.hpp"
 
 namespace piles::cli {
 namespace {
@@ -37,7 +39,14 @@ void run_solve(const std::vector<std::string>& args, const CommonOptions& common
   const int threads = host_only_threads(common, "babylon");
   const std::vector<int> counts = babylon::parse_counts(args);
   babylon::Solver solver(threads);
-  const babylon::Analysis a = babylon::analyse(counts, solver);
+  babylon::Analysis a;
+  {
+    Progress progress(fmt::format("babylon solve {}", fmt::join(counts, " ")), unknown_total,
+                      "states", 0, {.quiet = common.quiet, .status_every = common.status_every});
+    solver.set_progress(&progress);
+    a = babylon::analyse(counts, solver);
+    solver.set_progress(nullptr);
+  }
   if (common.json)
     emit_json(babylon::to_json(a, solver));
   else

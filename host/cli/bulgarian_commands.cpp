@@ -22,6 +22,7 @@
 #include "host/common/output.hpp"
 #include "host/common/output_file.hpp"
 #include "host/common/parse.hpp"
+#include "host/common/progress.hpp"
 #include "host/common/provenance.hpp"
 #ifdef PILES_HAVE_CUDA
 #include "kernels/bulgarian_forward.hpp"
@@ -34,20 +35,28 @@ struct TraceOptions {
   std::vector<std::string> start;  // the words of the start, joined with spaces
   std::string variant = "plain";
   std::string bank;
+  bool list = false;
 };
 
 void run_trace(const TraceOptions& options, const CommonOptions& common) {
   host_only_threads(common, "bulgarian trace");
   const bulgarian::Variant variant = bulgarian::parse_variant(options.variant);
-  const bulgarian::Trace t = bulgarian::trace_variant(
-      variant,
-      bulgarian::parse_start(variant, fmt::format("{}", fmt::join(options.start, " ")),
-                             options.bank),
-      !common.quiet);
+  const std::vector<int> start = bulgarian::parse_start(
+      variant, fmt::format("{}", fmt::join(options.start, " ")), options.bank);
+  bulgarian::Trace t;
+  {
+    Progress progress("bulgarian trace", unknown_total, "moves", 0,
+                      {.quiet = common.quiet, .status_every = common.status_every});
+    t = bulgarian::trace_variant(variant, start, false, &progress);
+  }
+  // The partitions along the way where asked, or where they are few: the replay costs what the
+  // trace did.
+  if (options.list || (!common.quiet && t.transient + t.cycle_length <= bulgarian::listed_moves))
+    t = bulgarian::trace_variant(variant, start, true);
   if (common.json)
     emit_json(bulgarian::to_json(variant, t));
   else
-    fmt::print("{}", bulgarian::to_text(variant, t, common.quiet));
+    fmt::print("{}", bulgarian::to_text(variant, t));
 }
 
 struct AnalyzeOptions {
@@ -267,8 +276,7 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   CLI::App* trace = bulgarian->add_subcommand("trace", "Play from one start until a state repeats");
   trace
       ->add_option("PARTITION", trace_options->start,
-                   "Positive parts, e.g. 5,2,2 or 5 2 2; any number of cards (--quiet "
-                   "gives the transient and cycle without listing every partition). Variants: "
+                   "Positive parts, e.g. 5,2,2 or 5 2 2; any number of cards. Variants: "
                    "carolina takes the piles in their order, montreal the row with 0 for an "
                    "empty position, multiplayer each player's parts, players separated by '/'")
       ->required();
@@ -276,6 +284,9 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
                     "plain | carolina | multiplayer:P | montreal | austrian:L (default plain)");
   trace->add_option("--bank", trace_options->bank,
                     "Cards in the bank at the start (austrian:L only; default 0)");
+  trace->add_flag("--list", trace_options->list,
+                  "List every partition along the way (by default listed when the trace takes "
+                  "at most 1000 moves, and not with --quiet)");
   trace->footer("Example:\n  piles bulgarian trace 5,2,2");
   trace->callback([trace_options, &common] { run_trace(*trace_options, common); });
 

@@ -71,7 +71,8 @@ void run_count(const CountOptions& options, const CommonOptions& common) {
   if (!options.k.empty()) c.k = parse_int(options.k, "--k", 2, int64_max);
   if (!options.mod.empty()) c.mod = parse_int(options.mod, "--mod", 1, int64_max);
   const auto start = std::chrono::steady_clock::now();
-  c.count = nim::count_winning(c.n, c.k, options.engine, c.threads);
+  c.count = nim::count_winning(c.n, c.k, options.engine, c.threads,
+                               {.quiet = common.quiet, .status_every = common.status_every});
   c.seconds = seconds_since(start);
   if (common.json)
     emit_json(nim::to_json(c));

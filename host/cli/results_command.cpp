@@ -16,7 +16,8 @@ struct ResultsOptions {
 };
 
 void run_results(const ResultsOptions& options, const CommonOptions& common) {
-  results::Writer writer(options.out, options.preset, resolve_backend(common), common.quiet);
+  results::Writer writer(options.out, options.preset, resolve_backend(common), common.quiet,
+                         common.status_every);
   writer.write_game("topswops", results::write_topswops);
   writer.write_game("bulgarian", results::write_bulgarian);
   writer.write_game("nim", results::write_nim);

@@ -1,6 +1,7 @@
 #include "host/common/progress.hpp"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,6 +37,37 @@ bool bar_terminal() {
 }
 
 }  // namespace
+
+int terminal_columns() {
+  winsize size{};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long c = std::strtol(columns, &end, 10);
+    if (end != columns && *end == '\0' && c > 0 && c < 10'000) return static_cast<int>(c);
+  }
+  return 80;
+}
+
+std::string bar_line(std::string_view label, double fraction, std::string_view status,
+                     int columns) {
+  constexpr int widest = 30, narrowest = 10;
+  const int room = std::max(1, columns - 1);
+  // What is left beside the label, the brackets and the status: a bar up to the widest where
+  // there is room for the narrowest, else none (the status has the percentage too).
+  const int beside = room - static_cast<int>(label.size() + status.size()) - 4;
+  std::string line;
+  if (fraction < 0 || beside < narrowest) {
+    line = fmt::format("{}: {}", label, status);
+  } else {
+    const int width = std::min(beside, widest);
+    const int filled = static_cast<int>(std::clamp(fraction, 0.0, 1.0) * width);
+    line = fmt::format("{} [{}{}] {}", label, std::string(filled, '#'),
+                       std::string(width - filled, '.'), status);
+  }
+  if (static_cast<int>(line.size()) > room) line.resize(room);
+  return line;
+}
 
 Progress::Progress(std::string label, std::uint64_t total, std::string unit, std::uint64_t chunks,
                    const ProgressStyle& style, ResumedWork resumed)
@@ -108,40 +140,49 @@ void Progress::finish(std::string_view how) {
 }
 
 double Progress::whole_fraction() const {
+  if (total_ == unknown_total) return -1;
   const std::uint64_t whole = resumed_ + total_;
   return whole ? std::min(1.0, static_cast<double>(resumed_ + done_.load()) / whole) : 1.0;
 }
 
-// "12/40 chunks, 30.0%, 1.2M prefixes/s, 0m10s elapsed, ETA 0m22s, best 65" (no ETA when
-// `final`); called with mutex_ held.
-std::string Progress::status(bool final) {
+// "12/40 chunks, 30.0%, 1.2M nodes/s, 0m10s elapsed, ETA 0m22s, best 65" (no ETA when
+// `final`; "ETA estimating" until some work is done; `compact`, for the bar on a narrow
+// terminal, without the time elapsed); of work of unknown size, "3.4G moves, 150.2M moves/s,
+// 0m22s elapsed". Called with mutex_ held.
+std::string Progress::status(bool final, bool compact) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const std::uint64_t done = done_.load();
-  // The ETA from this run's own rate; the percentage of the whole, resumed work included.
-  const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
   // Measured units where the estimates were measured, the estimates for the rest.
   const double worked = static_cast<double>(measured_.load()) + (done - measured_from_.load());
   const double rate = seconds > 0 ? worked / seconds : 0;
   std::string text;
   if (chunks_ > 0) text = fmt::format("{}/{} chunks, ", chunks_done_.load(), chunks_);
-  text += fmt::format("{:.1f}%, {} {}/s, {} elapsed", 100 * whole_fraction(), human_count(rate),
-                      unit_, human_seconds(seconds));
-  // The last line has none: a run that stopped early has work left, so "ETA 0m00s" would lie.
-  if (!final)
-    text += fmt::format(", ETA {}",
-                        human_seconds(fraction > 0 ? seconds * (1 - fraction) / fraction : -1));
+  if (total_ == unknown_total) {
+    text += fmt::format("{} {}, {} {}/s, {} elapsed", human_count(worked), unit_, human_count(rate),
+                        unit_, human_seconds(seconds));
+  } else {
+    // The ETA from this run's own rate; the percentage of the whole, resumed work included.
+    const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
+    text += fmt::format("{:.1f}%, {} {}/s", 100 * whole_fraction(), human_count(rate), unit_);
+    if (!compact) text += fmt::format(", {} elapsed", human_seconds(seconds));
+    // The last line has none: a run that stopped early has work left, so "ETA 0m00s" would lie.
+    if (!final)
+      text += fraction > 0
+                  ? fmt::format(", ETA {}", human_seconds(seconds * (1 - fraction) / fraction))
+                  : std::string(", ETA estimating");
+  }
   if (!note_.empty()) text += ", " + note_;
   return text;
 }
 
 void Progress::draw_bar(bool final) {
   const std::lock_guard lock(mutex_);
-  constexpr int width = 30;
   show_preamble();
-  const int filled = static_cast<int>(whole_fraction() * width);
-  fmt::print(stderr, "\r{} [{}{}] {}{}", label_, std::string(filled, '#'),
-             std::string(width - filled, '.'), status(final), final ? "\n" : "   ");
+  // Redrawn over itself, and cleared to the end of the line where a longer one stood.
+  fmt::print(stderr, "\r{}\x1b[K{}",
+             bar_line(label_, whole_fraction(), status(final, !final), terminal_columns()),
+             final ? "\n" : "");
   std::fflush(stderr);
 }
 

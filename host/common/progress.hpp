@@ -22,6 +22,20 @@ struct ProgressStyle {
   double status_every = default_status_every;  // 0: no status lines
 };
 
+// A Progress's total where the size of the work is not known beforehand (a trace, a single
+// solve): the bar and the status lines then show the units done and the rate, without a
+// percentage or an ETA.
+inline constexpr std::uint64_t unknown_total = ~std::uint64_t{0};
+
+// Columns of the terminal on stderr, else $COLUMNS, else 80.
+int terminal_columns();
+
+// The bar's line, "label [####....] status", fitted to `columns`: at most columns - 1
+// characters (a line that reaches the last column wraps on some terminals), the bar narrowed
+// to make room, left out where not even a narrow one fits ("label: status"), and the status
+// cut last. `fraction` < 0: no bar (the size is unknown).
+std::string bar_line(std::string_view label, double fraction, std::string_view status, int columns);
+
 // Work a journal already held when a run began: counted in the chunks and the percentage (a
 // resumed run shows where the whole stands), not in the rate or the ETA.
 struct ResumedWork {
@@ -38,7 +52,7 @@ struct ResumedWork {
 class Progress {
  public:
   // `chunks`: how many chunks the work is in, resumed ones included (0: not counted in chunks);
-  // `total`: the units this run has to do.
+  // `total`: the units this run has to do, or unknown_total.
   Progress(std::string label, std::uint64_t total, std::string unit, std::uint64_t chunks,
            const ProgressStyle& style, ResumedWork resumed = {});
   ~Progress();
@@ -58,7 +72,7 @@ class Progress {
 
  private:
   enum class Mode { none, bar, lines };
-  std::string status(bool final);
+  std::string status(bool final, bool compact = false);
   double whole_fraction() const;  // of the whole work, resumed units included
   void draw_bar(bool final);
   void show_preamble();

@@ -16,11 +16,13 @@
 #include "host/common/output_file.hpp"
 
 namespace piles::results {
-Writer::Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet)
+Writer::Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet,
+               double status_every)
     : dir_(std::move(dir)),
       preset_(std::move(preset)),
       target_(std::move(target)),
       quiet_(quiet),
+      status_every_(status_every),
       started_(utc_now()) {}
 
 std::vector<std::string> Writer::journals(const std::string& game) const {

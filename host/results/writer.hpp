@@ -38,12 +38,15 @@ struct FrontierRow {
 // folder's RUNS.md.
 class Writer {
  public:
-  Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet);
+  Writer(std::filesystem::path dir, std::string preset, RunTarget target, bool quiet,
+         double status_every = default_status_every);
 
   bool full() const { return preset_ == "full"; }
   const std::filesystem::path& dir() const { return dir_; }
   const RunTarget& target() const { return target_; }
   bool quiet() const { return quiet_; }
+  // Between the status lines of the long runs it starts (--status-every).
+  double status_every() const { return status_every_; }
 
   // <dir>/<game>/runs: the long runs (journals, b-files) that the full preset makes and every
   // preset reads back, so that a stopped run resumes and `make results` stays quick.
@@ -108,6 +111,7 @@ class Writer {
   std::string preset_;
   RunTarget target_;
   bool quiet_;
+  double status_every_;
   std::string started_;  // UTC date and time of the run
   std::vector<std::pair<std::string, std::string>> written_;
   std::vector<std::string> folders_;  // in the order the games ran

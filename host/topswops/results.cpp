@@ -79,6 +79,7 @@ void solve_journaled(const Writer& writer, topswops::Final final, int n, const R
   options.final = final;
   options.tail = tail;
   options.run.quiet = writer.quiet();
+  options.run.status_every = writer.status_every();
   options.run.checkpoint = solve_journal(writer, final, n);
   topswops::solve(options, target);
 }
@@ -91,6 +92,7 @@ void run_journaled(const Writer& writer) {
     topswops::TailOptions tail_options;
     tail_options.n = n;
     tail_options.run.quiet = writer.quiet();
+    tail_options.run.status_every = writer.status_every();
     tail_options.run.checkpoint = journal_of(writer, "tail", n);
     const topswops::TailResult tail = topswops::run_tail(tail_options, cpu);
     for (const topswops::Final final : {topswops::Final::any, topswops::Final::sorted})

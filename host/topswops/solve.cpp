@@ -77,11 +77,12 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
     return std::max<std::uint64_t>(1, std::llround(prefixes * per_prefix));
   };
   j.label = fmt::format("topswops n={}", plan.n);
-  j.unit = estimate ? "nodes" : "prefixes";
+  // The rate in the nodes the answer counts, whatever the chunks are weighed in.
+  j.unit = "nodes";
+  j.measure = [&plan](const nlohmann::json& payload) {
+    return partial_from_json(payload, plan.n, "chunk").total_nodes();
+  };
   if (estimate) {
-    j.measure = [&plan](const nlohmann::json& payload) {
-      return partial_from_json(payload, plan.n, "chunk").total_nodes();
-    };
     j.preamble = fmt::format("estimated nodes {} (±{:.1f}%) at target {}, from {} probes",
                              scientific(estimate->nodes), 100 * estimate->relative_error(),
                              estimate->target, group_digits(estimate->probes));

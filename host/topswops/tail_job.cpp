@@ -134,7 +134,14 @@ job::Job make_tail_job(const Plan& plan, int n, const TailStart& start) {
     return static_cast<std::uint64_t>(run.threads) * piece_prefixes;
   };
   j.label = fmt::format("topswops tail n={}", n);
-  j.unit = "prefixes";
+  // The share done in prefixes, the rate in the nodes the answer counts.
+  j.unit = "nodes";
+  j.measure = [](const nlohmann::json& payload) {
+    std::uint64_t nodes = 0;
+    for (const std::uint64_t level : json_integers<std::uint64_t>(payload.at("nodes")))
+      nodes += level;
+    return nodes;
+  };
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     counts_from_json(plan, payload, where);
   };

@@ -1,0 +1,109 @@
+// The progress bar's line and the status lines of the commands that can run long.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fmt/format.h>
+
+#include <regex>
+#include <string>
+
+#include "host/common/progress.hpp"
+#include "tests/support/run_piles.hpp"
+
+using piles::bar_line;
+using piles::testing::run_piles;
+
+TEST(ProgressBar, NeverReachesTheLastColumn) {
+  const std::string status =
+      "12/4096 chunks, 42.2%, 184.4k nodes/s, 0m01s elapsed, ETA 0m01s, best 80, device 0 "
+      "1.2e+09 nodes/s, device 1 1.1e+09 nodes/s";
+  for (const std::string label : {"topswops n=13", "a label far longer than any command's"})
+    for (int columns = 1; columns <= 200; ++columns)
+      for (const double fraction : {-1.0, 0.0, 0.5, 1.0}) {
+        const std::string line = bar_line(label, fraction, status, columns);
+        EXPECT_LE(static_cast<int>(line.size()), std::max(1, columns - 1))
+            << columns << ": " << line;
+        EXPECT_EQ(line.find('\n'), std::string::npos);
+      }
+}
+
+TEST(ProgressBar, ShowsTheShareDoneAndFitsEighty) {
+  // 80 columns: the bar narrows to keep the status whole.
+  const std::string status = "1727/4096 chunks, 42.2%, 184.4k nodes/s, ETA 0m01s";
+  const std::string line = bar_line("topswops n=13", 0.5, status, 80);
+  EXPECT_EQ(line.size(), 79u);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(line, m, std::regex(R"(\[(#*)(\.*)\] )"))) << line;
+  EXPECT_GE(m[1].length() + m[2].length(), 10) << line;
+  EXPECT_LT(m[1].length() + m[2].length(), 30) << line;
+  EXPECT_EQ(m[1].length(), (m[1].length() + m[2].length()) / 2) << line;
+  EXPECT_EQ(line.substr(line.size() - status.size()), status);
+  // A wide terminal: the bar at its widest, 30 columns, with nothing cut.
+  const std::string wide = bar_line("topswops n=13", 1.0, status, 200);
+  EXPECT_NE(wide.find("[" + std::string(30, '#') + "] " + status), std::string::npos) << wide;
+  // No room for a bar of 10 columns: the status alone, whole while it fits.
+  const std::string longer = status + ", device 0 1.2e+09 nodes/s";
+  EXPECT_EQ(bar_line("topswops n=13", 0.5, longer, 100), "topswops n=13: " + longer);
+  // Work of unknown size: no bar at all.
+  EXPECT_EQ(bar_line("bulgarian trace", -1, "3.4G moves", 80), "bulgarian trace: 3.4G moves");
+}
+
+TEST(ProgressBar, WidthFromColumnsWhereStderrIsNoTerminal) {
+  if (isatty(STDERR_FILENO)) GTEST_SKIP() << "stderr is a terminal: its own width wins";
+  const char* before = std::getenv("COLUMNS");
+  const std::string saved = before ? before : "";
+  setenv("COLUMNS", "132", 1);
+  EXPECT_EQ(piles::terminal_columns(), 132);
+  setenv("COLUMNS", "wide", 1);
+  EXPECT_EQ(piles::terminal_columns(), 80);
+  unsetenv("COLUMNS");
+  EXPECT_EQ(piles::terminal_columns(), 80);
+  if (before) setenv("COLUMNS", saved.c_str(), 1);
+}
+
+// A status line of `label` with a rate in `unit` per second, e.g.
+// "piles: nim count 700: 41.3%, 1.2G cells/s, 0m01s elapsed, ETA 0m01s".
+bool has_status_line(const std::string& err, const std::string& label, const std::string& unit) {
+  return std::regex_search(err, std::regex("(^|\n)piles: " + label + ": [^\n]* " + unit +
+                                           "/s, [0-9]+m[0-9]{2}s elapsed"));
+}
+
+TEST(StatusLines, TraceCountsMoves) {
+  // Some 7 * 10^7 moves: long enough for a line every tenth of a second.
+  const auto r = run_piles("bulgarian trace 30000000 --status-every 0.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has_status_line(r.err, "bulgarian trace", "moves")) << r.err;
+  EXPECT_NE(r.err.find("piles: bulgarian trace: done: "), std::string::npos) << r.err;
+  // Work of unknown size: neither a share nor an ETA.
+  EXPECT_EQ(r.err.find('%'), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("ETA"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("n = 30000000"), std::string::npos) << r.out;
+  const auto quiet = run_piles("bulgarian trace 30000000 --status-every 0.1 --quiet");
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+}
+
+TEST(StatusLines, BabylonSolveCountsStates) {
+  const auto r = run_piles("babylon solve 9 9 9 --threads 1 --status-every 0.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has_status_line(r.err, "babylon solve 9 9 9", "states")) << r.err;
+  // The last line counts every state the answer does.
+  const auto json = run_piles("babylon solve 9 9 9 --threads 1 --status-every 0.1 --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  double states = json.json()["states"].get<double>();
+  const char* suffix[] = {"", "k", "M", "G"};
+  int i = 0;
+  for (; states >= 1000 && i < 3; ++i) states /= 1000;
+  const std::string done =
+      fmt::format("babylon solve 9 9 9: done: {:.1f}{} states, ", states, suffix[i]);
+  EXPECT_NE(json.err.find(done), std::string::npos) << done << "\n" << json.err;
+}
+
+TEST(StatusLines, NimCountHasAnEta) {
+  const auto r = run_piles("nim count 700 --threads 1 --status-every 0.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has_status_line(r.err, "nim count 700", "cells")) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"([0-9.]+%, [^\n]*, ETA [0-9]+m[0-9]{2}s)")))
+      << r.err;
+  EXPECT_NE(r.err.find("piles: nim count 700: done: 100.0%"), std::string::npos) << r.err;
+}
