@@ -110,6 +110,7 @@ int run(int argc, char** argv) {
   add_results_command(app, common);
   add_selftest_command(app, common);
   add_bench_command(app, common);
+  add_journal_command(app, common);
   list_common_options(app);
 
   try {
