@@ -39,8 +39,8 @@ nlohmann::json to_json(const benchmark::Measure& m) {
           {"work", m.work},
           {"answer", m.answer},
           {"signature", m.signature()},
-          {"seconds", m.seconds},
-          {"rate", m.rate()}};
+          {"seconds", significant(m.seconds)},
+          {"rate", significant(m.rate())}};
 }
 
 // GPU against CPU on each instance both ran: the signatures must agree.
@@ -56,7 +56,7 @@ nlohmann::json ratios(const std::vector<benchmark::Measure>& cpu,
       out.push_back({{"instance", g.instance},
                      {"gpu", g.engine},
                      {"cpu", c.engine},
-                     {"speedup", g.seconds > 0 ? c.seconds / g.seconds : 0}});
+                     {"speedup", significant(g.seconds > 0 ? c.seconds / g.seconds : 0)}});
     }
   return out;
 }

@@ -286,9 +286,13 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   graph_cmd->add_option("N", *graph_n, "n (p(n) at most 5000, so n <= 29)")->required();
   graph_cmd->add_option("--format", graph->format, "dot | svg | png (default dot)");
   graph_cmd->add_option("-o,--output", graph->out, "File to write (default stdout)");
-  graph_cmd->callback([graph, graph_n] {
-    bulgarian::write_graph(static_cast<int>(parse_int(*graph_n, "n", 1, partition::max_n)),
-                           graph->format, graph->out);
+  graph_cmd->callback([graph, graph_n, &common] {
+    const int n = static_cast<int>(parse_int(*graph_n, "n", 1, partition::max_n));
+    if (!common.json) return bulgarian::write_graph(n, graph->format, graph->out);
+    if (graph->format != "dot" || !graph->out.empty())
+      throw UsageError(
+          "--json: the graph goes to stdout as JSON; --format and -o are for Graphviz");
+    emit_json(bulgarian::graph_json(n));
   });
 
   auto random = std::make_shared<RandomOptions>();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "host/cli/commands.hpp"
+#include "host/common/error.hpp"
 #include "host/results/games.hpp"
 
 namespace piles::cli {
@@ -15,6 +16,8 @@ struct ResultsOptions {
 };
 
 void run_results(const ResultsOptions& options, const CommonOptions& common) {
+  if (common.json)
+    throw UsageError("--json: results writes tables and plots to files, with no JSON answer");
   results::Writer writer(options.out, options.preset, resolve_backend(common), common.quiet);
   writer.write_game("topswops", results::write_topswops);
   writer.write_game("bulgarian", results::write_bulgarian);

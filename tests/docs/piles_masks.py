@@ -44,8 +44,9 @@ ALWAYS = ['bench_seconds', 'seconds', 'rate', 'seconds_field', 'seconds_column',
 ON_REQUEST = {
     'stopped': [r'(?s)longest game   (.*?)\n  nodes', r'nodes +(' + NUMBER + r')',
                 r'(\d+) of \d+ (?:chunks|chip totals)', r'(\d+ of \d+) starts agree',
-                r'(\d+) starts \(stopped', r'memo (\d+) positions', r'(' + NUMBER + r') MiB'],
-    'resumed': [r'(\d+) of \d+ (?:chunks|chip totals) from', r'memo (\d+) positions',
+                r'(' + NUMBER + r') starts \(stopped', r'memo (' + NUMBER + r') positions',
+                r'(' + NUMBER + r') MiB'],
+    'resumed': [r'(\d+) of \d+ (?:chunks|chip totals) from', r'memo (' + NUMBER + r') positions',
                 r'(' + NUMBER + r') MiB'],
 }
 
