@@ -85,11 +85,11 @@ void run_bench(const BenchOptions& options, const CommonOptions& common, bool js
       {"driver", driver.empty() ? "none" : driver}};
   if (!json_to_stdout)
     fmt::print(
-        "piles bench: piles {} ({}), {}\n{}, {} threads; GPU: {}{}\nTopswops CPU path: "
+        "piles bench: piles {} ({}), {}\n{}, {}; GPU: {}{}\nTopswops CPU path: "
         "{}\n\n{:<54} "
         "{:<18} {:<44} {:>9}  {}\n",
         version, commit, record["date"].get<std::string>(), machine_description(),
-        targets.front().threads, record["device"].get<std::string>(),
+        plural(targets.front().threads, "thread"), record["device"].get<std::string>(),
         driver.empty() ? "" : ", driver " + driver, topswops::cpu_path_text(), "instance", "engine",
         "signature", "seconds", "rate");
   std::vector<std::vector<benchmark::Measure>> runs;

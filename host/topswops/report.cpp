@@ -198,8 +198,8 @@ nlohmann::json to_json(const TailResult& r) {
 
 std::string to_text(const TailResult& r, bool quiet) {
   const int m = r.n - 1;
-  std::string out = fmt::format("topswops tail n = {}: every {}-card game of at least {} steps\n",
-                                r.n, m, r.start.from);
+  std::string out = fmt::format("topswops tail n = {}: every {}-card game of at least {}\n", r.n, m,
+                                plural(r.start.from, "step"));
   if (r.start.deck.empty() || r.start.landed == 0)
     out += fmt::format("  start          {}\n", plural(r.start.from, "step"));
   else
