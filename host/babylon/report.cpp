@@ -124,7 +124,7 @@ std::string to_text(const Table& t, bool quiet) {
   }
   if (two)
     out += fmt::format("Georgakopoulos-Winkler Theorem 4.1: {} of {} agree{}\n",
-                       t.rows.size() - disagreements, plural(t.rows.size(), "start"),
+                       group_digits(t.rows.size() - disagreements), plural(t.rows.size(), "start"),
                        t.rows.size() - disagreements == 1 ? "s" : "");
   // Quiet keeps the table and drops how it was computed, save that it is partial.
   const std::string scope =
