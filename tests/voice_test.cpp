@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -160,6 +161,9 @@ TEST(Voice, QuietKeepsTheAnswer) {
 TEST(Voice, JsonIsGivenOrRefused) {
   EXPECT_TRUE(is_usage_error(run_piles("babylon play 2,2 --json --side first"), "--json"));
   EXPECT_TRUE(is_usage_error(run_piles("bulgarian graph 4 --json --format svg"), "--json"));
+  TempDir dir;
+  EXPECT_TRUE(is_usage_error(run_piles("results --json -o " + dir.file("out")), "--json"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out/topswops")));
   const auto r = run_piles("bulgarian graph 4 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = r.json();
