@@ -5,12 +5,14 @@
 
 #include <boost/crc.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 
 #include "host/common/checkpoint.hpp"
 #include "host/common/error.hpp"
+#include "host/common/journal_problem.hpp"
 #include "tests/support/temp_dir.hpp"
 
 using nlohmann::json;
@@ -113,7 +115,68 @@ TEST_F(JournalTest, DamagedLineIsRefused) {
 TEST_F(JournalTest, JournalOfAnotherProblemIsRefused) {
   ChunkJournal(path_, problem_).append(1, {{"x", 1}});
   const std::string error = open_error({{"game", "test"}, {"n", 8}});
-  EXPECT_NE(error.find("different problem"), std::string::npos) << error;
+  EXPECT_NE(error.find("the journal is for test n 7, not n 8"), std::string::npos) << error;
+}
+
+TEST(JournalProblem, NamedInTheCommandsWords) {
+  const json solve = {{"game", "topswops"},
+                      {"search", "knuth-forward/2"},
+                      {"n", 14},
+                      {"final", "any"},
+                      {"depth", 6},
+                      {"chunks", 512}};
+  EXPECT_EQ(piles::problem_words(solve), "topswops solve 14 --final any");
+  json other = solve;
+  other["n"] = 13;
+  EXPECT_EQ(piles::problem_mismatch(solve, other),
+            "the journal is for topswops solve 14 --final any, not solve 13 --final any");
+  other = solve;
+  other["depth"] = 7;
+  EXPECT_EQ(piles::problem_mismatch(solve, other),
+            "the journal is for topswops solve 14 --final any with depth 6, not depth 7 (another "
+            "version of piles, or other options, wrote it)");
+  EXPECT_EQ(piles::problem_words({{"game", "babylon"}, {"colours", 3}, {"max_chips", 20}}),
+            "babylon table --colours 3 --max-chips 20");
+  EXPECT_EQ(piles::problem_words(
+                {{"game", "bulgarian"}, {"engine", "backward"}, {"first", 5}, {"last", 5}}),
+            "bulgarian analyze 5");
+}
+
+TEST_F(JournalTest, RepairKeepsTheLinesBeforeTheDamageAndSetsTheRestAside) {
+  {
+    ChunkJournal journal(path_, problem_);
+    for (int chunk = 1; chunk <= 3; ++chunk) journal.append(chunk, {{"x", chunk}});
+  }
+  // problem, run, chunks 1, 2, 3: chunk 2's line (the fourth) is damaged.
+  std::string t = text();
+  const std::size_t fourth = t.find("\n2 ") + 1;
+  t[t.find("\"x\":2", fourth) + 4] = '9';
+  write(t);
+  const std::string error = open_error(problem_);
+  EXPECT_NE(error.find("`piles journal repair " + path_ + "` keeps the 3 lines before it"),
+            std::string::npos)
+      << error;
+
+  const piles::JournalRepair r = piles::repair_journal(path_);
+  EXPECT_EQ(r.lines_kept, 3);
+  EXPECT_EQ(r.lines_moved, 2);
+  EXPECT_EQ(r.aside.string(), path_ + ".damaged");
+  EXPECT_EQ(text(), t.substr(0, fourth));
+  EXPECT_EQ(piles::testing::slurp(path_ + ".damaged"), t.substr(fourth));
+  {
+    ChunkJournal journal(path_, problem_);
+    EXPECT_EQ(journal.done(), (std::map<std::uint64_t, json>{{1, {{"x", 1}}}}));
+  }
+  const piles::JournalRepair again = piles::repair_journal(path_);
+  EXPECT_EQ(again.lines_moved, 0);
+  EXPECT_TRUE(again.aside.empty());
+}
+
+TEST_F(JournalTest, RepairRefusesWhatHoldsNothingToKeep) {
+  write("hello world\n1 {} 00000000\n");
+  EXPECT_THROW(piles::repair_journal(path_), UsageError);
+  EXPECT_THROW(piles::repair_journal(dir_.file("absent")), UsageError);
+  EXPECT_FALSE(std::filesystem::exists(path_ + ".damaged"));
 }
 
 TEST_F(JournalTest, OtherFilesAreRefused) {

@@ -169,7 +169,7 @@ TEST(Cli, ATypoGetsTheNearestSpelling) {
        "unknown option --frobnicate (see piles topswops solve --help)"},
       {"juggle",
        "unknown command juggle (piles takes topswops, bulgarian, nim, babylon, results, "
-       "selftest, bench, help)"},
+       "selftest, bench, journal, help)"},
       {"topswops solve 10 11", "piles topswops solve: unexpected argument '11'"},
   };
   for (const auto& [args, message] : cases) {

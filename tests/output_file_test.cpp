@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "host/common/error.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -35,12 +38,16 @@ TEST(OutputFile, TryingANewPathLeavesNoFileUntilWritten) {
 
 TEST(OutputFile, APathThatCannotBeWrittenIsAUsageErrorNamingTheOption) {
   piles::testing::TempDir dir;
-  for (const std::string& path : {dir.file("no/such/folder/x"), dir.path().string()}) {
+  // With the system's reason: a missing folder, a folder where the file should be.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {dir.file("no/such/folder/x"), "No such file or directory"},
+      {dir.path().string(), "Is a directory"}};
+  for (const auto& [path, reason] : cases) {
     try {
       piles::OutputFile(path, "-o");
       ADD_FAILURE() << path << " was accepted";
     } catch (const piles::UsageError& e) {
-      EXPECT_EQ(std::string(e.what()), "-o " + path + ": cannot be written");
+      EXPECT_EQ(std::string(e.what()), "-o " + path + ": cannot be written (" + reason + ")");
     }
   }
 }
@@ -56,6 +63,6 @@ TEST(OutputFile, AFailedWriteNamesThePath) {
     piles::write_text_file(path, "| n |\n");
     ADD_FAILURE() << path << " was written";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), path + ": cannot be written");
+    EXPECT_EQ(std::string(e.what()), path + ": cannot be written (No such file or directory)");
   }
 }

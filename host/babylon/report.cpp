@@ -85,10 +85,11 @@ std::string to_text(const Analysis& a, const Solver& solver, bool quiet) {
   }
   if (quiet) return out;
   const int threads = solver.threads();
-  out += fmt::format("states   {} searched in {:.3f} s ({:.0f} states/s, {})\n", a.searched,
-                     a.seconds, rate(a), plural(threads, "thread"));
+  out += fmt::format(
+      "states   {} searched in {:.3f} s ({} states/s, {})\n", group_digits(a.searched), a.seconds,
+      group_digits(static_cast<std::uint64_t>(rate(a) + 0.5)), plural(threads, "thread"));
   out += fmt::format("memory   memo {} ({} under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
-                     plural(solver.memo_states(), "position"), solver.wide_states(),
+                     plural(solver.memo_states(), "position"), group_digits(solver.wide_states()),
                      mib(solver.memo_bytes()), mib(peak_rss_bytes()));
   return out;
 }
@@ -114,35 +115,37 @@ std::string to_text(const Table& t, bool quiet) {
   for (const TableRow& row : t.rows) {
     const bool agrees = two && theorem_agrees(row);
     if (two && !agrees) ++disagreements;
-    if (quiet) continue;
     if (&row == &t.rows.front())
       out += fmt::format("{:<14} {:>5}  {:<7} {:>12} {:>9}{}\n", "counts", "chips", "winner",
                          "states", "seconds", two ? "  theorem 4.1" : "");
     out += fmt::format("{:<14} {:>5}  {:<7} {:>12} {:>9.3f}{}\n", comma_list(row.counts), row.chips,
-                       winner(row.first_wins), row.searched, row.seconds,
+                       winner(row.first_wins), group_digits(row.searched), row.seconds,
                        two ? (agrees ? "  agrees" : "  DISAGREES") : "");
   }
   if (two)
     out += fmt::format("Georgakopoulos-Winkler Theorem 4.1: {} of {} agree{}\n",
-                       t.rows.size() - disagreements, plural(t.rows.size(), "start"),
+                       group_digits(t.rows.size() - disagreements), plural(t.rows.size(), "start"),
                        t.rows.size() - disagreements == 1 ? "s" : "");
+  // Quiet keeps the table and drops how it was computed, save that it is partial.
+  const std::string scope =
+      t.run.complete() ? ""
+      : t.run.shard
+          ? fmt::format(" (shard {}: a partial table, merge the journals)", t.run.shard->name())
+          : " (stopped: a partial table)";
+  if (quiet)
+    return scope.empty() || t.run.merged ? out : out + scope.substr(2, scope.size() - 3) + "\n";
   if (t.run.merged)
     return out + fmt::format(
                      "{}, {} colours, up to {} chips: merged from {}, {:.2f} s of computing in "
                      "all\n",
                      plural(t.rows.size(), "start"), t.colours, t.max_chips,
                      plural(t.run.chunks, "chunk"), t.seconds);
-  const std::string scope =
-      t.run.complete() ? ""
-      : t.run.shard
-          ? fmt::format(" (shard {}: a partial table, merge the journals)", t.run.shard->name())
-          : " (stopped: a partial table)";
   out += fmt::format(
       "{}{}, {} colours, up to {} chips: {:.2f} s on {}; memo {} ({} "
       "under 256-bit keys), {:.1f} MiB; peak RSS {:.1f} MiB\n",
       plural(t.rows.size(), "start"), scope, t.colours, t.max_chips, t.seconds,
-      threads_and_ranks(t.threads, t.ranks), plural(t.memo_states, "position"), t.wide_states,
-      mib(t.memo_bytes), mib(peak_rss_bytes()));
+      threads_and_ranks(t.threads, t.ranks), plural(t.memo_states, "position"),
+      group_digits(t.wide_states), mib(t.memo_bytes), mib(peak_rss_bytes()));
   if (t.run.chunks_resumed > 0)
     out += fmt::format("resumed {} of {} chip totals from the checkpoint\n", t.run.chunks_resumed,
                        t.run.chunks);

@@ -68,7 +68,8 @@ Table table(const Writer& writer, int colours, int max_chips) {
 
 std::string memo_text(const Table& t) {
   return fmt::format("{} in the memo ({} under 256-bit keys), {:.1f} MiB",
-                     plural(t.memo_states, "position"), t.wide_states, babylon::mib(t.memo_bytes));
+                     plural(t.memo_states, "position"), group_digits(t.wide_states),
+                     babylon::mib(t.memo_bytes));
 }
 
 // Rows p, columns q (p <= q): 1 = first player wins, 2 = second; '!' would mark a start where
@@ -312,9 +313,16 @@ const char* const no_analysis =
 std::vector<FrontierCheck> journal_check(const Writer& writer, const Table& t) {
   for (const std::string& journal : writer.journals("babylon")) {
     const std::optional<Table> f = babylon::finished_table(journal);
-    if (f && f->colours == t.colours && f->max_chips == t.max_chips)
-      return {{fmt::format("babylon merge {} --quiet", Writer::command_path("babylon", journal)),
-               babylon::to_text(babylon::merge_tables({journal}), true)}};
+    if (f && f->colours == t.colours && f->max_chips == t.max_chips) {
+      // The tally and the summary, not the table's rows: the theorem's line where it speaks.
+      const int lines = t.colours == 2 ? 2 : 1;
+      const std::string text = babylon::to_text(babylon::merge_tables({journal}), false);
+      std::size_t from = text.size() - 1;
+      for (int i = 0; i < lines; ++i) from = text.rfind('\n', from - 1);
+      return {{fmt::format("babylon merge {} | tail -n {}",
+                           Writer::command_path("babylon", journal), lines),
+               text.substr(from + 1)}};
+    }
   }
   return {};
 }

@@ -40,7 +40,10 @@ struct Analysis {
 
   int max_transient() const { return static_cast<int>(transient_histogram.size()) - 1; }
   std::uint64_t max_transient_count() const { return transient_histogram.back(); }
+  // D(n) equals Griggs and Ho's formula. The formula is stated from n = 3 on (at n = 1, 2 every
+  // partition lies on its cycle): below, it makes no claim to hold or fail.
   bool conjecture_holds() const;
+  bool formula_applies() const { return n >= 3; }
   // Same counts, whatever engine or backend produced them.
   bool same_structure(const Analysis& other) const;
 };

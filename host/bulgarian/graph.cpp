@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -21,12 +23,6 @@
 namespace piles::bulgarian {
 namespace {
 
-std::string label(const PartitionTable& table, std::uint64_t r) {
-  std::vector<partition::part_t> parts(table.n() + 1);
-  parts.resize(partition::unrank(table.view(), r, parts.data()));
-  return fmt::format("({})", fmt::join(parts, ", "));
-}
-
 // Runs `dot -T<format> <input> [-o <output>]` and waits for it.
 void run_dot(const std::string& format, const std::string& input, const std::string& output) {
   std::vector<std::string> args = {"dot", "-T" + format, input};
@@ -35,33 +31,67 @@ void run_dot(const std::string& format, const std::string& input, const std::str
     throw std::runtime_error(fmt::format("Graphviz `dot -T{}` failed", format));
 }
 
-}  // namespace
+// One partition of the graph: its rank, its successor's, and whether it lies on a cycle.
+struct Edge {
+  std::uint64_t from, to;
+  bool cycle;
+};
 
-std::string graph_dot(int n) {
+std::vector<Edge> edges(const PartitionTable& table) {
+  const ForwardCounts counts = forward_cpu(table, 1);
+  std::vector<Edge> out;
+  for (std::uint64_t r = 0; r < table.count(); ++r)
+    out.push_back({r, successor_rank(table.view(), r),
+                   std::binary_search(counts.cycle_ranks.begin(), counts.cycle_ranks.end(), r)});
+  return out;
+}
+
+std::vector<partition::part_t> parts(const PartitionTable& table, std::uint64_t r) {
+  std::vector<partition::part_t> out(table.n() + 1);
+  out.resize(partition::unrank(table.view(), r, out.data()));
+  return out;
+}
+
+std::string label(const PartitionTable& table, std::uint64_t r) {
+  return fmt::format("({})", fmt::join(parts(table, r), ", "));
+}
+
+PartitionTable graph_table(int n) {
   if (n < 1 || n > partition::max_n)
     throw UsageError(fmt::format("n = {} is out of range (1..{})", n, partition::max_n));
-  const PartitionTable table(n);
+  PartitionTable table(n);
   if (table.count() > graph_max_partitions)
     throw UsageError(
         fmt::format("n = {}: {} partitions are too many to draw (at most {}, so n <= 29)", n,
                     table.count(), graph_max_partitions));
-  const ForwardCounts counts = forward_cpu(table, 1);
-  const auto on_cycle = [&](std::uint64_t r) {
-    return std::binary_search(counts.cycle_ranks.begin(), counts.cycle_ranks.end(), r);
-  };
+  return table;
+}
+
+}  // namespace
+
+nlohmann::json graph_json(int n) {
+  const PartitionTable table = graph_table(n);
+  nlohmann::json moves = nlohmann::json::array();
+  for (const Edge& e : edges(table))
+    moves.push_back(
+        {{"partition", parts(table, e.from)}, {"next", parts(table, e.to)}, {"on_cycle", e.cycle}});
+  return {{"n", n}, {"partitions", table.count()}, {"moves", moves}};
+}
+
+std::string graph_dot(int n) {
+  const PartitionTable table = graph_table(n);
   std::string dot = fmt::format(
       "digraph bulgarian_{} {{\n"
       "  label=\"Bulgarian solitaire, n = {}: {} partitions, cycle partitions shaded\";\n"
       "  node [shape=rect, fontname=\"sans\", fontsize=10];\n"
       "  edge [arrowsize=0.6];\n",
       n, n, table.count());
-  for (std::uint64_t r = 0; r < table.count(); ++r) {
-    const std::string from = label(table, r);
-    const std::uint64_t next = successor_rank(table.view(), r);
-    if (on_cycle(r))
+  for (const Edge& e : edges(table)) {
+    const std::string from = label(table, e.from);
+    if (e.cycle)
       dot += fmt::format("  \"{}\" [style=filled, fillcolor=\"#f4a261\", penwidth=2];\n", from);
-    dot += fmt::format("  \"{}\" -> \"{}\"{};\n", from, label(table, next),
-                       on_cycle(r) ? " [color=\"#e76f51\", penwidth=2]" : "");
+    dot += fmt::format("  \"{}\" -> \"{}\"{};\n", from, label(table, e.to),
+                       e.cycle ? " [color=\"#e76f51\", penwidth=2]" : "");
   }
   return dot + "}\n";
 }
@@ -80,11 +110,16 @@ void write_graph(int n, const std::string& format, const std::string& path) {
   }
   char name[] = "/tmp/piles_graph_XXXXXX";
   const int fd = mkstemp(name);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary file for dot");
+  if (fd < 0)
+    throw std::runtime_error(
+        fmt::format("cannot create a temporary file for dot ({})", std::strerror(errno)));
   const bool written = write(fd, dot.data(), dot.size()) == static_cast<ssize_t>(dot.size());
+  const int error = errno;
   close(fd);
   try {
-    if (!written) throw std::runtime_error("cannot write the temporary dot file");
+    if (!written)
+      throw std::runtime_error(
+          fmt::format("cannot write the temporary dot file ({})", std::strerror(error)));
     std::fflush(stdout);
     run_dot(format, name, path);
   } catch (...) {

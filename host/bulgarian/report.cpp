@@ -34,7 +34,8 @@ nlohmann::json to_json(const Variant& v, const Trace& t) {
 std::string to_text(const Variant& v, const Trace& t) {
   std::string out = v.is_plain() ? "" : fmt::format("variant       {}\n", v.name());
   out += fmt::format("start         {}   n = {}\ntransient     {}\ncycle length  {}\n",
-                     state_text(v, t.start), t.cards, t.transient, t.cycle_length);
+                     state_text(v, t.start), group_digits(t.cards), group_digits(t.transient),
+                     group_digits(t.cycle_length));
   for (std::size_t i = 0; i < t.partitions.size(); ++i) {
     const char* mark = static_cast<int>(i) == t.transient                   ? "   <- cycle"
                        : i + 1 == t.partitions.size() && t.cycle_length > 1 ? "   (repeat)"
@@ -62,9 +63,10 @@ nlohmann::json to_json(const Analysis& a) {
                       {"device", a.target.device},
                       {"threads", a.target.threads},
                       {"seconds", a.seconds}};
-  // Griggs and Ho's formula is about the plain game only; `partitions` counts the states.
-  if (!a.variant.empty()) {
-    j["variant"] = a.variant;
+  // Griggs and Ho's formula is about the plain game only, from n = 3 on; `partitions` counts
+  // the states.
+  if (!a.variant.empty()) j["variant"] = a.variant;
+  if (!a.variant.empty() || !a.formula_applies()) {
     j["griggs_ho"] = nullptr;
     j["conjecture_holds"] = nullptr;
   }
@@ -81,20 +83,24 @@ std::string cycle_lengths_text(const Analysis& a) {
 std::string to_text(const Analysis& a, bool quiet) {
   std::string lengths;
   for (const auto& [length, count] : a.cycle_lengths)
-    lengths += fmt::format("{}length {}: {}", lengths.empty() ? "" : ", ", length, count);
+    lengths +=
+        fmt::format("{}length {}: {}", lengths.empty() ? "" : ", ", length, group_digits(count));
   const bool plain = a.variant.empty();
   std::string out = fmt::format(
       "n = {}{}\n"
       "  {}         {}\n"
       "  cycles             {}  ({})\n"
-      "  longest transient  {} moves, {}\n",
-      a.n, plain ? "" : ", " + a.variant, plain ? "partitions" : "states    ", a.partitions,
-      a.cycles, lengths, a.max_transient(),
+      "  longest transient  {}, {}\n",
+      a.n, plain ? "" : ", " + a.variant, plain ? "partitions" : "states    ",
+      group_digits(a.partitions), group_digits(a.cycles), lengths,
+      plural(a.max_transient(), "move"),
       plural(a.max_transient_count(), plain ? "partition" : "state"));
-  if (plain)
+  if (plain && !a.formula_applies())
+    out += "  Griggs-Ho formula  n/a  (stated from n = 3 on)\n";
+  else if (plain)
     out += fmt::format("  Griggs-Ho formula  {}  ({})\n", griggs_ho(a.n),
                        a.conjecture_holds() ? "holds" : "FAILS");
-  out += fmt::format("  Garden of Eden     {}\n", a.garden_of_eden);
+  out += fmt::format("  Garden of Eden     {}\n", group_digits(a.garden_of_eden));
   if (quiet) return out;
   std::string histogram;
   for (std::size_t d = 0; d < a.transient_histogram.size(); ++d)
@@ -141,13 +147,14 @@ std::string to_text(const RandomResult& r, bool quiet) {
   for (const double v : r.mean_shape())
     mean += fmt::format("{}{:.3f}", mean.empty() ? "" : ", ", v);
   std::string out = fmt::format(
-      "n = {}, p = {}, {} steps from {}, {} runs, seed {}\n"
+      "n = {}, p = {}, {} from {}, {}, seed {}\n"
       "  mean shape          ({})\n"
       "  triangle            {}\n"
       "  distance            {:.3f}  (sum of |mean - triangle| over the piles)\n"
       "  mean piles          {:.3f}\n",
-      r.n, r.spec.p, r.spec.steps, paren_list(r.spec.start), r.spec.runs, r.spec.seed, mean,
-      paren_list(r.triangle()), r.distance_to_triangle(), r.mean_piles());
+      r.n, r.spec.p, plural(r.spec.steps, "step"), paren_list(r.spec.start),
+      plural(r.spec.runs, "run"), r.spec.seed, mean, paren_list(r.triangle()),
+      r.distance_to_triangle(), r.mean_piles());
   if (!quiet)
     out +=
         fmt::format("  backend             {}, {:.3f} s\n", describe_target(r.target), r.seconds);

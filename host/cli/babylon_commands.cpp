@@ -75,6 +75,7 @@ void run_table(const TableOptions& options, const CommonOptions& common) {
 }
 
 void run_play(const PlayOptions& options, const CommonOptions& common) {
+  if (common.json) throw UsageError("--json: babylon play is a game at the terminal, with no JSON");
   const int threads = host_only_threads(common, "babylon");
   const std::vector<int> counts = babylon::parse_counts(options.counts);
   std::optional<bool> human_first;

@@ -40,8 +40,8 @@ nlohmann::json to_json(const benchmark::Measure& m) {
           {"work", m.work},
           {"answer", m.answer},
           {"signature", m.signature()},
-          {"seconds", m.seconds},
-          {"rate", m.rate()}};
+          {"seconds", significant(m.seconds)},
+          {"rate", significant(m.rate())}};
 }
 
 // GPU against CPU on each instance both ran: the signatures must agree.
@@ -57,7 +57,7 @@ nlohmann::json ratios(const std::vector<benchmark::Measure>& cpu,
       out.push_back({{"instance", g.instance},
                      {"gpu", g.engine},
                      {"cpu", c.engine},
-                     {"speedup", g.seconds > 0 ? c.seconds / g.seconds : 0}});
+                     {"speedup", significant(g.seconds > 0 ? c.seconds / g.seconds : 0)}});
     }
   return out;
 }
@@ -86,11 +86,11 @@ void run_bench(const BenchOptions& options, const CommonOptions& common, bool js
       {"driver", driver.empty() ? "none" : driver}};
   if (!json_to_stdout)
     fmt::print(
-        "piles bench: piles {} ({}), {}\n{}, {} threads; GPU: {}{}\nTopswops CPU path: "
+        "piles bench: piles {} ({}), {}\n{}, {}; GPU: {}{}\nTopswops CPU path: "
         "{}\n\n{:<54} "
         "{:<18} {:<44} {:>9}  {}\n",
         version, commit, record["date"].get<std::string>(), machine_description(),
-        targets.front().threads, record["device"].get<std::string>(),
+        plural(targets.front().threads, "thread"), record["device"].get<std::string>(),
         driver.empty() ? "" : ", driver " + driver, topswops::cpu_path_text(), "instance", "engine",
         "signature", "seconds", "rate");
   std::vector<std::vector<benchmark::Measure>> runs;

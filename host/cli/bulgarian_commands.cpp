@@ -336,8 +336,12 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
   graph_cmd->footer("Example:\n  piles bulgarian graph 6 --format svg -o six.svg");
   graph_cmd->callback([graph, graph_n, &common] {
     host_only_threads(common, "bulgarian graph");
-    bulgarian::write_graph(static_cast<int>(parse_int(*graph_n, "n", 1, partition::max_n)),
-                           graph->format, graph->out);
+    const int n = static_cast<int>(parse_int(*graph_n, "n", 1, partition::max_n));
+    if (!common.json) return bulgarian::write_graph(n, graph->format, graph->out);
+    if (graph->format != "dot" || !graph->out.empty())
+      throw UsageError(
+          "--json: the graph goes to stdout as JSON; --format and -o are for Graphviz");
+    emit_json(bulgarian::graph_json(n));
   });
 
   auto random = std::make_shared<RandomOptions>();

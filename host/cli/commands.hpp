@@ -14,6 +14,7 @@ void add_babylon_commands(CLI::App& app, const CommonOptions& common);
 void add_results_command(CLI::App& app, const CommonOptions& common);
 void add_selftest_command(CLI::App& app, const CommonOptions& common);
 void add_bench_command(CLI::App& app, const CommonOptions& common);
+void add_journal_command(CLI::App& app, const CommonOptions& common);
 
 // Parses and runs; returns the exit status (0 ok, 1 internal or device failure, 2 bad input).
 int run(int argc, char** argv);

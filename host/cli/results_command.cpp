@@ -5,6 +5,7 @@
 
 #include "host/cli/commands.hpp"
 #include "host/cli/suggest.hpp"
+#include "host/common/error.hpp"
 #include "host/results/games.hpp"
 
 namespace piles::cli {
@@ -16,6 +17,8 @@ struct ResultsOptions {
 };
 
 void run_results(const ResultsOptions& options, const CommonOptions& common) {
+  if (common.json)
+    throw UsageError("--json: results writes tables and plots to files, with no JSON answer");
   results::Writer writer(options.out, options.preset, resolve_backend(common), common.quiet,
                          common.status_every);
   writer.write_game("topswops", results::write_topswops);

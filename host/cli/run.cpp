@@ -142,6 +142,7 @@ int run(int argc, char** argv) {
   add_results_command(app, common);
   add_selftest_command(app, common);
   add_bench_command(app, common);
+  add_journal_command(app, common);
   auto help_words = std::make_shared<std::vector<std::string>>();
   CLI::App* help = app.add_subcommand("help", "Print the help of piles or of a command");
   help->add_option("COMMAND", *help_words, "A command and its subcommand, e.g. topswops solve");

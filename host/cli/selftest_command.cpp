@@ -41,7 +41,8 @@ void run_selftest(const CommonOptions& common) {
                     [&common](const selftest::CheckResult& r) { print_check(r, common); });
   const auto failing = [](const selftest::CheckResult& r) { return !r.ok(); };
   const auto failed = std::count_if(results.begin(), results.end(), failing);
-  if (!common.json && !common.quiet) fmt::print("{} checks, {} failed\n", results.size(), failed);
+  // The tally is the answer, which --quiet keeps.
+  if (!common.json) fmt::print("{}, {} failed\n", plural(results.size(), "check"), failed);
   if (const auto first = std::find_if(results.begin(), results.end(), failing);
       first != results.end())
     throw std::runtime_error(fmt::format("selftest: {} of {} checks failed, the first {} {}",

@@ -5,17 +5,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/crc.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
 
 #include "host/common/error.hpp"
+#include "host/common/journal_problem.hpp"
 #include "host/common/machine.hpp"
+#include "host/common/output.hpp"
 #include "host/common/provenance.hpp"
 
 namespace piles {
@@ -102,7 +106,7 @@ std::string read_all(int fd, const std::filesystem::path& path) {
     const ssize_t got = ::pread(fd, buffer, sizeof buffer, at);
     if (got < 0)
       throw UsageError(
-          fmt::format("{}: cannot read the journal (reading it fails)", path.string()));
+          fmt::format("{}: cannot read the journal ({})", path.string(), std::strerror(errno)));
     if (got == 0) return text;
     text.append(buffer, static_cast<std::size_t>(got));
     at += got;
@@ -119,7 +123,9 @@ struct Descriptor {
 
 std::string slurp(const std::filesystem::path& path) {
   const Descriptor in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (in.fd < 0) throw UsageError(fmt::format("{}: cannot read the journal", path.string()));
+  if (in.fd < 0)
+    throw UsageError(
+        fmt::format("{}: cannot read the journal ({})", path.string(), std::strerror(errno)));
   require_regular(in.fd, path);
   return read_all(in.fd, path);
 }
@@ -155,29 +161,49 @@ bool same_result(nlohmann::json a, nlohmann::json b) {
   return a == b;
 }
 
-JournalContents parse_journal(const std::string& text, const std::string& name) {
+// Where a journal's first damaged line starts, for a repair: every line before it reads.
+struct Damage {
+  std::size_t at = 0;
+  int line = 0;  // its number, from 1
+};
+
+// With `damage`, the first damaged line after the problem line ends the reading (and is
+// recorded there) instead of throwing. A damaged line otherwise names the repair that keeps the
+// lines before it.
+JournalContents parse_journal(const std::string& text, const std::string& name,
+                              std::optional<Damage>* damage = nullptr) {
   JournalContents contents;
   const std::size_t end = complete_length(text);
   std::size_t pos = 0;
   for (int number = 1; pos < end; ++number) {
     const std::size_t newline = text.find('\n', pos);
     const std::string where = fmt::format("{}: line {}", name, number);
-    const Line line = parse_line(std::string_view(text).substr(pos, newline - pos), where);
+    try {
+      const Line line = parse_line(std::string_view(text).substr(pos, newline - pos), where);
+      if (number == 1) {
+        if (line.key != "problem")
+          throw UsageError(fmt::format("{}: not a piles journal (no problem line)", where));
+        contents.problem = line.value;
+      } else if (line.key == "run") {
+        contents.runs.push_back(line.value);
+      } else {
+        const std::uint64_t id = parse_chunk_id(line.key, where);
+        const auto [it, fresh] = contents.chunks.emplace(id, line.value);
+        if (!fresh && !same_result(it->second, line.value))
+          throw UsageError(
+              fmt::format("{}: chunk {} appears twice with different results", where, id));
+      }
+    } catch (const UsageError& e) {
+      if (number == 1) throw;
+      if (damage) {
+        *damage = Damage{pos, number};
+        return contents;
+      }
+      throw UsageError(fmt::format(
+          "{}; `piles journal repair {}` keeps the {} before it and sets the rest aside", e.what(),
+          name, plural(number - 1, "line")));
+    }
     pos = newline + 1;
-    if (number == 1) {
-      if (line.key != "problem")
-        throw UsageError(fmt::format("{}: not a piles journal (no problem line)", where));
-      contents.problem = line.value;
-      continue;
-    }
-    if (line.key == "run") {
-      contents.runs.push_back(line.value);
-      continue;
-    }
-    const std::uint64_t id = parse_chunk_id(line.key, where);
-    const auto [it, fresh] = contents.chunks.emplace(id, line.value);
-    if (!fresh && !same_result(it->second, line.value))
-      throw UsageError(fmt::format("{}: chunk {} appears twice with different results", where, id));
   }
   if (end > 0 && contents.problem.is_null())
     throw UsageError(fmt::format("{}: not a piles journal", name));
@@ -199,12 +225,68 @@ std::string holder(const std::string& text) {
   return "which wrote no run line yet";
 }
 
+// Takes the lock of the one writer of the journal open on `fd`, or throws UsageError naming
+// the process that holds it.
+void lock_journal(int fd, const std::filesystem::path& path) {
+  const std::string name = path.string();
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  // A run killed a moment ago (a requeued job's first instance) may take a moment to let go.
+  const auto give_up = std::chrono::steady_clock::now() + lock_patience;
+  int locked = 0;
+  while ((locked = ::fcntl(fd, F_OFD_SETLK, &lock)) != 0 && (errno == EAGAIN || errno == EACCES) &&
+         std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (locked == 0) return;
+  if (errno != EAGAIN && errno != EACCES)
+    throw UsageError(
+        fmt::format("{}: cannot lock the journal ({}), so it cannot be kept safe "
+                    "from a second run; put it on a file system with locks",
+                    name, std::strerror(errno)));
+  throw UsageError(fmt::format(
+      "{}: the journal is in use by another piles run ({}); one process at a time writes a "
+      "journal",
+      name, holder(read_all(fd, path))));
+}
+
 }  // namespace
 
 JournalContents read_journal(const std::filesystem::path& path) {
   const JournalContents contents = parse_journal(slurp(path), path.string());
   if (contents.problem.is_null()) throw UsageError(fmt::format("{}: empty journal", path.string()));
   return contents;
+}
+
+JournalRepair repair_journal(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  const Descriptor journal{::open(path.c_str(), O_RDWR | O_CLOEXEC)};
+  if (journal.fd < 0)
+    throw UsageError(fmt::format("{}: cannot open the journal ({})", name, std::strerror(errno)));
+  require_regular(journal.fd, path);
+  lock_journal(journal.fd, path);
+  const std::string text = read_all(journal.fd, path);
+  std::optional<Damage> damage;
+  const JournalContents contents = parse_journal(text, name, &damage);
+  if (contents.problem.is_null()) throw UsageError(fmt::format("{}: empty journal", name));
+  JournalRepair repair;
+  repair.lines_kept =
+      damage ? damage->line - 1 : static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  if (!damage) return repair;
+  const std::string_view rest = std::string_view(text).substr(damage->at);
+  repair.lines_moved =
+      static_cast<int>(std::count(rest.begin(), rest.end(), '\n')) + (rest.back() == '\n' ? 0 : 1);
+  repair.aside = path;
+  repair.aside += ".damaged";
+  // The damaged lines are on disk beside the journal before the journal lets them go.
+  const Descriptor aside{
+      ::open(repair.aside.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)};
+  if (aside.fd < 0 || !write_whole(aside.fd, rest) || ::fsync(aside.fd) != 0)
+    throw UsageError(
+        fmt::format("{}: cannot be written ({})", repair.aside.string(), std::strerror(errno)));
+  if (::ftruncate(journal.fd, static_cast<off_t>(damage->at)) != 0 || ::fsync(journal.fd) != 0)
+    throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+  return repair;
 }
 
 ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem)
@@ -226,32 +308,11 @@ ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem)
 void ChunkJournal::open_locked(const nlohmann::json& problem) {
   const std::string name = path_.string();
   require_regular(fd_, path_);
-  struct flock lock {};
-  lock.l_type = F_WRLCK;
-  lock.l_whence = SEEK_SET;
-  // A run killed a moment ago (a requeued job's first instance) may take a moment to let go.
-  const auto give_up = std::chrono::steady_clock::now() + lock_patience;
-  int locked = 0;
-  while ((locked = ::fcntl(fd_, F_OFD_SETLK, &lock)) != 0 && (errno == EAGAIN || errno == EACCES) &&
-         std::chrono::steady_clock::now() < give_up)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  if (locked != 0) {
-    if (errno != EAGAIN && errno != EACCES)
-      throw UsageError(
-          fmt::format("{}: cannot lock the journal ({}), so it cannot be kept safe "
-                      "from a second run; put it on a file system with locks",
-                      name, std::strerror(errno)));
-    throw UsageError(fmt::format(
-        "{}: the journal is in use by another piles run ({}); one process at a time writes a "
-        "journal",
-        name, holder(read_all(fd_, path_))));
-  }
+  lock_journal(fd_, path_);
   const std::string text = read_all(fd_, path_);
   JournalContents contents = parse_journal(text, name);
   if (!contents.problem.is_null() && contents.problem != problem)
-    throw UsageError(
-        fmt::format("{}: the journal was written for a different problem ({}), not this one ({})",
-                    name, contents.problem.dump(), problem.dump()));
+    throw UsageError(fmt::format("{}: {}", name, problem_mismatch(contents.problem, problem)));
   done_ = std::move(contents.chunks);
   length_ = complete_length(text);
   if (length_ < text.size() && ::ftruncate(fd_, static_cast<off_t>(length_)) != 0)

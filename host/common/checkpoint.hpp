@@ -30,6 +30,19 @@ struct JournalContents {
 // line without its newline was cut short by a kill and is ignored.
 JournalContents read_journal(const std::filesystem::path& path);
 
+// What repair_journal did: the whole lines kept, and where the rest went (empty: nothing was
+// damaged).
+struct JournalRepair {
+  int lines_kept = 0, lines_moved = 0;
+  std::filesystem::path aside;
+};
+
+// Keeps the journal's lines before its first damaged one and moves that line and every one
+// after it to `path` + ".damaged" (appended to what an earlier repair put there), so that a
+// resume recomputes those chunks and nothing is lost unseen. Throws UsageError where the
+// journal is in use, or where even its problem line is damaged (nothing worth keeping).
+JournalRepair repair_journal(const std::filesystem::path& path);
+
 // The one writer of a journal: while it exists it holds a lock on the file (an fcntl lock of
 // its open file description, which NFS carries to the server), so a second process that opens
 // the same journal to write, on this machine or another, is refused instead of appending

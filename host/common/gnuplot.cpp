@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -26,7 +28,9 @@ struct ScratchFolder {
   std::filesystem::path path;
   ScratchFolder() {
     std::string name = (std::filesystem::temp_directory_path() / "piles-plot-XXXXXX").string();
-    if (!mkdtemp(name.data())) throw std::runtime_error("cannot make a folder for gnuplot");
+    if (!mkdtemp(name.data()))
+      throw std::runtime_error(
+          fmt::format("cannot make a folder for gnuplot ({})", std::strerror(errno)));
     path = name;
   }
   ~ScratchFolder() {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace piles {
@@ -28,6 +29,8 @@ std::string paren_list(const std::vector<T>& values) {
 
 // "1,035,443,218": a count with its thousands grouped, as every game's text prints counts.
 std::string group_digits(std::uint64_t x);
+// The same for a count of any size given as its decimal digits (a GMP count's get_str()).
+std::string group_digits(std::string_view digits);
 
 // "3.4e13": a large estimate with `digits` significant digits, as a reader writes it (below
 // 10,000 a whole number: "160").
@@ -36,10 +39,15 @@ std::string scientific(double x, int digits = 2);
 // `x` to `digits` decimals, for JSON figures that measure no finer (seconds, ratios).
 double rounded(double x, int digits);
 
-// "1 start", "2 starts": a count with its noun agreeing.
+// `x` to `digits` significant digits: what a measured figure (seconds, a rate) is worth.
+// emit_json writes every float of an answer so.
+double significant(double x, int digits = 4);
+
+// "1 start", "2 starts", "1,024 chunks": a count, grouped, with its noun agreeing.
 template <class Count>
 std::string plural(Count count, const char* noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+  return fmt::format("{} {}{}", group_digits(static_cast<std::uint64_t>(count)), noun,
+                     count == 1 ? "" : "s");
 }
 
 }  // namespace piles

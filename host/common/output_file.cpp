@@ -1,9 +1,13 @@
 #include "host/common/output_file.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "host/common/error.hpp"
@@ -11,9 +15,16 @@
 namespace piles {
 
 void write_text_file(const std::filesystem::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out.write(text.data(), static_cast<std::streamsize>(text.size())).flush())
-    throw std::runtime_error(fmt::format("{}: cannot be written", path.string()));
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  const bool written =
+      out && std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0;
+  const int error = errno;
+  if (out && std::fclose(out) != 0 && written)
+    throw std::runtime_error(
+        fmt::format("{}: cannot be written ({})", path.string(), std::strerror(errno)));
+  if (!written)
+    throw std::runtime_error(
+        fmt::format("{}: cannot be written ({})", path.string(), std::strerror(error)));
 }
 
 OutputFile::OutputFile(std::string path, const std::string& option) : path_(std::move(path)) {
@@ -21,8 +32,11 @@ OutputFile::OutputFile(std::string path, const std::string& option) : path_(std:
   std::error_code ec;
   const bool existed = std::filesystem::exists(path_, ec);
   // Appending opens the file for writing without emptying it.
-  if (!std::ofstream(path_, std::ios::app))
-    throw UsageError(fmt::format("{} {}: cannot be written", option, path_));
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw UsageError(
+        fmt::format("{} {}: cannot be written ({})", option, path_, std::strerror(errno)));
+  ::close(fd);
   if (!existed) std::filesystem::remove(path_, ec);
 }
 

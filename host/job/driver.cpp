@@ -14,6 +14,7 @@
 #include "host/common/checkpoint.hpp"
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
+#include "host/common/journal_problem.hpp"
 #include "host/common/json_integer.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
@@ -58,7 +59,7 @@ Record read_record(const Job& job, Chunk chunk, nlohmann::json payload, const st
 nlohmann::json journal_line(const Job& job, const Record& r) {
   nlohmann::json line = r.payload;
   if (targeted(job)) line["target"] = r.target;
-  line["seconds"] = r.seconds;
+  line["seconds"] = significant(r.seconds);
   return line;
 }
 
@@ -390,8 +391,8 @@ Records read_journals(const Job& job, const std::vector<std::string>& journals) 
               ? fmt::format("{}: the journal's problem is not the one this piles builds from it "
                             "(another version?)",
                             file)
-              : fmt::format("{}: the journal is for a different problem than {}", file,
-                            journals.front()));
+              : fmt::format("{}: {}, as {} is", file,
+                            problem_mismatch(contents.problem, job.identity), journals.front()));
     for (auto& [chunk, record] : read_records(job, contents.chunks, file)) {
       const auto [it, fresh] = records.emplace(chunk, record);
       if (!fresh && (it->second.payload != record.payload || it->second.target != record.target))

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -17,7 +19,7 @@ std::string bfile_lines(const std::vector<std::uint32_t>& values) {
 
 std::vector<std::uint32_t> read_bfile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("{}: cannot be read", path));
+  if (!in) throw UsageError(fmt::format("{}: cannot be read ({})", path, std::strerror(errno)));
   std::vector<std::uint32_t> values;
   int number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -32,6 +34,8 @@ std::vector<std::uint32_t> read_bfile(const std::string& path) {
           fmt::format("{} line {}: expected \"{} value\"", path, number, values.size() + 1));
     values.push_back(static_cast<std::uint32_t>(value));
   }
+  if (in.bad())
+    throw UsageError(fmt::format("{}: cannot be read ({})", path, std::strerror(errno)));
   return values;
 }
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "host/common/output.hpp"
+
 namespace piles::nim {
 namespace {
 
@@ -60,14 +62,17 @@ nlohmann::json to_json(const CountResult& c) {
 }
 
 std::string to_text(const CountResult& c, bool quiet) {
+  // Quiet is the bare number, for a script to read.
   if (quiet) return fmt::format("{}\n", (c.mod ? count_mod(c) : c.count).get_str());
   std::string out =
-      c.k ? fmt::format("f({}, {}): winning positions with {} stones, splits into 2..{} piles\n",
-                        c.n, *c.k, c.n, *c.k)
+      c.k ? fmt::format("f({}, {}): winning positions with {}, splits into 2..{} piles\n", c.n,
+                        *c.k, plural(c.n, "stone"), *c.k)
           : fmt::format("g({}) = f({}, 2) + ... + f({}, {})\n", c.n, c.n, c.n, c.n);
-  out += fmt::format("count      {}\n", c.count.get_str());
-  if (c.mod) out += fmt::format("mod        {}\ncount_mod  {}\n", *c.mod, count_mod(c).get_str());
-  out += fmt::format("engine     {}\nseconds    {:.3f}\n", c.engine, c.seconds);
+  out += fmt::format("count      {}\n", group_digits(c.count.get_str()));
+  if (c.mod)
+    out += fmt::format("modulo     {}\nremainder  {}  (the count mod {})\n", group_digits(*c.mod),
+                       group_digits(count_mod(c).get_str()), group_digits(*c.mod));
+  out += fmt::format("engine     {}\ntime       {:.3f} s\n", c.engine, c.seconds);
   return out;
 }
 

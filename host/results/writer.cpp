@@ -1,16 +1,20 @@
 #include "host/results/writer.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "build_info.hpp"
 #include "host/common/clock.hpp"
+#include "host/common/error.hpp"
 #include "host/common/gnuplot.hpp"
 #include "host/common/machine.hpp"
 #include "host/common/output_file.hpp"
@@ -23,7 +27,17 @@ Writer::Writer(std::filesystem::path dir, std::string preset, RunTarget target, 
       target_(std::move(target)),
       quiet_(quiet),
       status_every_(status_every),
-      started_(utc_now()) {}
+      started_(utc_now()) {
+  // Tried before any table is computed, so that a bad --out costs a usage line, not the work.
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (!ec && !std::filesystem::is_directory(dir_, ec))
+    ec = std::make_error_code(std::errc::not_a_directory);
+  if (!ec && ::access(dir_.c_str(), W_OK) != 0)
+    ec = std::error_code(errno, std::generic_category());
+  if (ec)
+    throw UsageError(fmt::format("--out {}: cannot be written ({})", dir_.string(), ec.message()));
+}
 
 std::vector<std::string> Writer::journals(const std::string& game) const {
   std::vector<std::string> out;

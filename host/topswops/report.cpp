@@ -123,10 +123,10 @@ std::string to_text(const Solution& s, bool quiet) {
   if (s.result.best < 0) {
     const char* f = s.final == Final::sorted ? "f_sorted" : "f";
     out += fmt::format(
-        "  longest game   none of {} steps or more{}\n", s.start_target,
+        "  longest game   none of {} or more{}\n", plural(s.start_target, "step"),
         s.run.complete() ? fmt::format(", so {}({}) < {}", f, s.n, s.start_target) : "");
   } else {
-    out += fmt::format("  longest game   {} steps, {}\n", s.result.best,
+    out += fmt::format("  longest game   {}, {}\n", plural(s.result.best, "step"),
                        plural(s.result.count, "deck"));
     for (const FoundGame& g : s.result.decks)
       out += fmt::format("    {}  ->  {}\n", comma_list(g.deck), comma_list(g.final_deck));
@@ -139,8 +139,8 @@ std::string to_text(const Solution& s, bool quiet) {
         "({} without the tail)\n",
         s.n, s.tail.cap(tail_target(s)), tail_target(s), bound_for(s.n - 1, s.final));
   if (!s.start_deck.empty())
-    out += fmt::format("  searched from  {} steps, the game of {} found by a quick search\n",
-                       s.start_target, comma_list(s.start_deck));
+    out += fmt::format("  searched from  {}, the game of {} found by a quick search\n",
+                       plural(s.start_target, "step"), comma_list(s.start_deck));
   out += fmt::format("  nodes          {}\n", group_digits(s.result.total_nodes()));
   if (!quiet) {
     std::string levels;
@@ -149,8 +149,8 @@ std::string to_text(const Solution& s, bool quiet) {
     out += fmt::format("  per level      {}\n", levels);
   }
   if (s.run.merged) {
-    out += fmt::format("  merged         {} chunks, {:.1f} s of computing in all\n", s.run.chunks,
-                       s.seconds);
+    out += fmt::format("  merged         {}, {:.1f} s of computing in all\n",
+                       plural(s.run.chunks, "chunk"), s.seconds);
   } else {
     if (!quiet)
       out += fmt::format("  time           {:.2f} s, {:.1f} M nodes/s, {}\n", s.seconds,
@@ -164,9 +164,9 @@ std::string to_text(const Solution& s, bool quiet) {
           s.lane_use->instructions_per_node(), s.lane_use->lane_use(),
           group_digits(s.lane_use->passes), s.lane_use->launches);
     if (s.chunks_on_host > 0)
-      out += fmt::format(
-          "  host slices    {} chunks in slices too small for the GPU, on the CPU threads\n",
-          s.chunks_on_host);
+      out +=
+          fmt::format("  host slices    {} in slices too small for the GPU, on the CPU threads\n",
+                      plural(s.chunks_on_host, "chunk"));
     if (!quiet) out += job::devices_text(s.devices, "prefixes");
     out += run_status_text(s.run);
   }
@@ -198,15 +198,15 @@ nlohmann::json to_json(const TailResult& r) {
 
 std::string to_text(const TailResult& r, bool quiet) {
   const int m = r.n - 1;
-  std::string out = fmt::format("topswops tail n = {}: every {}-card game of at least {} steps\n",
-                                r.n, m, r.start.from);
+  std::string out = fmt::format("topswops tail n = {}: every {}-card game of at least {}\n", r.n, m,
+                                plural(r.start.from, "step"));
   if (r.start.deck.empty() || r.start.landed == 0)
-    out += fmt::format("  start          {} steps\n", r.start.from);
+    out += fmt::format("  start          {}\n", plural(r.start.from, "step"));
   else
-    out += fmt::format(
-        "  start          {} steps: {} takes {}, card {} at the bottom after {}, {} to go\n",
-        r.start.from, comma_list(r.start.deck), r.start.steps, r.n, r.start.landed,
-        r.start.steps - r.start.landed);
+    out +=
+        fmt::format("  start          {}: {} takes {}, card {} at the bottom after {}, {} to go\n",
+                    plural(r.start.from, "step"), comma_list(r.start.deck), r.start.steps, r.n,
+                    r.start.landed, r.start.steps - r.start.landed);
   if (r.run.shard)
     out += fmt::format(
         "  shard          {} (a partial result: pass every shard's journal to "

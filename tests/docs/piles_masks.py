@@ -43,9 +43,10 @@ ALWAYS = ['bench_seconds', 'seconds', 'rate', 'seconds_field', 'seconds_column',
 # answer holds, depends on the machine; so does what the run that resumes it had left to do.
 ON_REQUEST = {
     'stopped': [r'(?s)longest game   (.*?)\n  nodes', r'nodes +(' + NUMBER + r')',
-                r'(\d+) of \d+ (?:chunks|chip totals)', r'(\d+ of \d+) starts agree',
-                r'(\d+) starts \(stopped', r'memo (\d+) positions', r'(' + NUMBER + r') MiB'],
-    'resumed': [r'(\d+) of \d+ (?:chunks|chip totals) from', r'memo (\d+) positions',
+                r'(\d+) of \d+ (?:chunks|chip totals)', r'(' + NUMBER + r' of ' + NUMBER + r') starts agree',
+                r'(' + NUMBER + r') starts \(stopped', r'memo (' + NUMBER + r') positions',
+                r'(' + NUMBER + r') MiB'],
+    'resumed': [r'(\d+) of \d+ (?:chunks|chip totals) from', r'memo (' + NUMBER + r') positions',
                 r'(' + NUMBER + r') MiB'],
 }
 

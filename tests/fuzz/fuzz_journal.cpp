@@ -45,6 +45,24 @@ void resume(const std::string& text, const std::optional<piles::JournalContents>
   require(after.chunks == done, "an append keeps the chunks before it and adds its own");
 }
 
+// A repair leaves a journal that reads, holding the lines before the damage, and the lines it
+// took out beside it: the two together are the text it was given.
+void repair(const std::string& text) {
+  const auto path = piles::fuzz::scratch("repaired");
+  const auto aside = piles::fuzz::scratch("repaired.damaged");
+  piles::fuzz::write_file(path, text);
+  std::filesystem::remove(aside);
+  try {
+    piles::repair_journal(path);
+  } catch (const piles::UsageError&) {
+    require(piles::fuzz::read_file(path) == text, "a refused repair leaves the journal alone");
+    return;
+  }
+  require(piles::fuzz::read_file(path) + piles::fuzz::read_file(aside) == text,
+          "a repair keeps every byte, in the journal or beside it");
+  piles::read_journal(path);
+}
+
 void check(const std::string& text) {
   const auto path = piles::fuzz::scratch("journal");
   piles::fuzz::write_file(path, text);
@@ -69,6 +87,7 @@ void check(const std::string& text) {
 
   resume(text, read, foreign);
   if (read) resume(text, read, read->problem);
+  repair(text);
 }
 
 }  // namespace
