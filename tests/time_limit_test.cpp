@@ -167,21 +167,19 @@ TEST(Sigterm, StopsAJournaledRunSoonAndItResumes) {
   EXPECT_EQ(resumed.json().at("max_steps"), 101);  // f(14), OEIS A000375
 }
 
-// A Babylon table's first slice holds its largest chip totals, seconds each: SIGTERM cuts it.
-TEST(Sigterm, CutsABabylonTablesFirstSliceAndItResumesToThePlainTable) {
+// A Babylon table's first slice holds its largest chip totals (4 colours, 30 chips: a minute
+// of one thread), which a time limit waits for (a run stops only once it has finished a chunk)
+// but SIGTERM cuts. That a stopped table resumes to the plain one is job_test's.
+TEST(Sigterm, CutsABabylonTablesFirstSlice) {
   const TempDir dir;
   const std::string journal = dir.file("journal");
-  const std::string table = "--threads 2 babylon table --colours 3 --max-chips 25 --json";
-  const Ended e = run_timed(table + " --checkpoint " + journal, SIGTERM, 1);
+  const Ended e = run_timed(
+      "--threads 2 babylon table --colours 4 --max-chips 30 --json --checkpoint " + journal,
+      SIGTERM, 1);
   ASSERT_FALSE(e.by_signal) << e.err;
   EXPECT_EQ(e.status, 3) << e.err;
   EXPECT_LE(e.after_signal, allowed_past(0)) << e.err;
   EXPECT_EQ(e.err.rfind("piles: stopped: SIGTERM received with ", 0), 0u) << e.err;
-  const auto resumed = run_piles(table + " --checkpoint " + journal);
-  ASSERT_EQ(resumed.status, 0) << resumed.err;
-  const auto plain = run_piles(table);
-  ASSERT_EQ(plain.status, 0) << plain.err;
-  EXPECT_EQ(answers(resumed.out), answers(plain.out));
 }
 
 // Ctrl-C and SIGTERM end a run without a journal at once, by the signal (a shell's status 130
