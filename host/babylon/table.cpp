@@ -59,11 +59,12 @@ class TableJob {
       rows_from_json(c, payload, where);
     };
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
-                   const job::ChunkDone& done) {
+                   const job::ChunkDone& done, const Cancel& cancel) {
       parallel_for_each(static_cast<int>(chunks.size()), run.threads, [&](int i) {
         const auto start = std::chrono::steady_clock::now();
         nlohmann::json rows = nlohmann::json::array();
         for (const std::vector<int>& counts : starts_[chunks[i]]) {
+          if (cancelled(cancel)) throw Cancelled();
           const auto s0 = std::chrono::steady_clock::now();
           std::uint64_t searched = 0;
           const bool wins = solver_.mover_wins(start_position(counts), searched);

@@ -232,20 +232,21 @@ void fill_round(std::vector<ForestWalker>& work, std::size_t wanted) {
 }
 
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
-                               Progress* progress) {
+                               Progress* progress, const Cancel& cancel) {
   // Descents between two looks at whether another thread waits for work.
   constexpr std::uint64_t check_every = 1 << 16;
   std::mutex lock;
   int idle = 0;
   bool finished = false;
   std::atomic<int> waiting{0};
+  std::atomic<bool> abandoned{false};
   ForestCounts total;
   bool too_deep = false;
 #pragma omp parallel num_threads(threads)
   {
     Tally tally(depth_limit);
     bool counted_idle = false;
-    for (;;) {
+    while (!abandoned) {
       ForestWalker walk;
       bool have = false, done = false;
       {
@@ -272,6 +273,10 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
         const bool complete = tally.walk(walk, check_every);
         if (progress) progress->add(tally.visited - before);
         if (complete) break;
+        if (cancelled(cancel)) {
+          abandoned = true;
+          break;
+        }
         if (waiting.load(std::memory_order_relaxed) > 0) {
           std::lock_guard guard(lock);
           if (work.empty()) split_walk(walk, work);
@@ -284,6 +289,7 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
       too_deep = too_deep || tally.too_deep;
     }
   }
+  if (abandoned) throw Cancelled();
   check_depth(too_deep);
   return total;
 }

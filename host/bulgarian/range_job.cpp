@@ -79,12 +79,14 @@ class RangeJob {
     // One chunk at a time, on every thread: the first chunk of an n can hold most of its
     // forest (at n = 158 one of 32 chunks held 83% of the partitions), and the CPU walk shares
     // a chunk's subtrees out as its threads run dry, where one chunk per thread left all
-    // threads but one idle.
+    // threads but one idle. `cancel` is asked before each chunk (on the GPU, between its
+    // launches) and inside the CPU walk.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
-                   const job::ChunkDone& done) {
+                   const job::ChunkDone& done, const Cancel& cancel) {
       for (const job::Chunk chunk : chunks) {
+        if (cancelled(cancel)) throw Cancelled();
         const auto start = std::chrono::steady_clock::now();
-        const ForestCounts counts = walk(chunk, run);
+        const ForestCounts counts = walk(chunk, run, cancel);
         done(chunk, counts_to_json(counts), seconds_since(start));
       }
     };
@@ -114,7 +116,7 @@ class RangeJob {
     return static_cast<job::Chunk>(last_ - first_ + 1) * chunks_ - 1;
   }
 
-  ForestCounts walk(job::Chunk chunk, const RunTarget& run) {
+  ForestCounts walk(job::Chunk chunk, const RunTarget& run, const Cancel& cancel) {
     const int n = first_ + static_cast<int>(chunk / chunks_);
     const std::size_t c = chunk % chunks_;
     const std::vector<ForestWalker>& all = top(n).subtrees;
@@ -122,7 +124,7 @@ class RangeJob {
                                    all.begin() + all.size() * (c + 1) / chunks_);
     if (run.backend == Backend::gpu)
       return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_).counts;
-    return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr);
+    return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr, cancel);
   }
 
   // Every chunk of n is in: the analysis of n, checked against p(n).

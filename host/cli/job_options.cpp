@@ -55,6 +55,8 @@ JobSetup setup_job(const JobArgs& args, const CommonOptions& common, int max_sha
     setup.target = mpi::resolve_rank_backend(*setup.session, device);
   } else {
     setup.target = resolve_backend(device);
+    setup.notice =
+        std::make_unique<job::InterruptNotice>(o.started, job::interrupt_loss(o.checkpoint));
   }
   return setup;
 }

@@ -6,6 +6,7 @@
 
 #include "host/common/backend.hpp"
 #include "host/job/driver.hpp"
+#include "host/job/termination.hpp"
 #include "host/mpi/chunk_runner.hpp"
 
 namespace piles::cli {
@@ -17,9 +18,11 @@ struct JobArgs {
 };
 void add_job_options(CLI::App& command, JobArgs& args);
 
-// A run's driver options, MPI session and device, resolved from the flags.
+// A run's driver options, MPI session and device, resolved from the flags; and, but for an MPI
+// rank (its launcher stops it), the line that a Ctrl-C or SIGTERM from now on ends it with.
 struct JobSetup {
   std::unique_ptr<mpi::Session> session;
+  std::unique_ptr<job::InterruptNotice> notice;
   job::Options options;
   RunTarget target;
   bool root() const { return !session || session->root(); }

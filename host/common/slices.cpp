@@ -29,9 +29,17 @@ void SliceSizer::record(std::uint64_t units, double seconds) {
   recent_seconds_ = recent_seconds_ / 2 + seconds;
   double rate = recent_seconds_ > 0 ? recent_units_ / recent_seconds_ : 0;
   if (seconds > 0) rate = std::min(rate, units / seconds);
+  rate_ = rate;
   const double grown = 4.0 * std::max<std::uint64_t>(units, 1);
   const double wanted = rate > 0 ? std::min(rate * target_seconds_, grown) : grown;
   next_ = std::max(floor_, static_cast<std::uint64_t>(std::max(1.0, std::floor(wanted))));
+}
+
+std::uint64_t SliceSizer::wanted() const {
+  if (!deadline_ || rate_ <= 0) return next_;
+  const double fits = std::floor(rate_ * std::max(0.0, *deadline_ - clock_()));
+  if (fits >= static_cast<double>(next_)) return next_;
+  return std::max(floor_, static_cast<std::uint64_t>(fits));
 }
 
 namespace {
@@ -46,8 +54,9 @@ class SliceQueue {
   std::vector<std::uint64_t> take(const SliceSizer& sizer, std::uint64_t& units) {
     std::vector<std::uint64_t> batch;
     units = 0;
+    const std::uint64_t wanted = sizer.wanted();
     while (next_ < items_.size() &&
-           (units < sizer.floor() || units + weight_(items_[next_]) <= sizer.next())) {
+           (units < sizer.floor() || units + weight_(items_[next_]) <= wanted)) {
       units += weight_(items_[next_]);
       batch.push_back(items_[next_++]);
     }

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace piles {
@@ -11,7 +13,23 @@ namespace piles {
 using Clock = std::function<double()>;
 double steady_seconds();  // the steady clock every run is timed with
 
-// One slice as run: the units the sizer asked for, those it held and the seconds it took.
+// Asked by an engine between pieces of its work, from any of its threads: true once the run is
+// to end early (its time limit, a signal). Cheap enough to ask every millisecond.
+using Cancel = std::function<bool()>;
+
+// What an engine throws once Cancel said so: it has reported every chunk it finished, and the
+// chunks it left unfinished are the next run's (a resumed run redoes them whole).
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+
+// Whether `cancel` (which may be empty) says to stop.
+inline bool cancelled(const Cancel& cancel) {
+  return cancel && cancel();
+}
+
+// One slice as run: the units the sizer's rate asked for, those it held and the seconds it took.
 struct SliceTime {
   std::uint64_t planned = 0, units = 0;
   double seconds = 0;
@@ -23,7 +41,8 @@ struct SliceTime {
 // caller's units of work (prefixes, chain steps); the first holds `first` units, each later one
 // follows the rate of the recent slices (at most four times the slice before it, so a cheap
 // start does not make a huge second slice), and none is smaller than `floor`, the least that
-// keeps the engine busy.
+// keeps the engine busy. Given a deadline (a time limit), a slice holds no more than the rate
+// fits before it, so that the last slice of a run ends at its limit rather than a slice later.
 class SliceSizer {
  public:
   SliceSizer(double seconds, std::uint64_t first, std::uint64_t floor = 1,
@@ -32,6 +51,11 @@ class SliceSizer {
   std::uint64_t next() const { return next_; }
   std::uint64_t floor() const { return floor_; }
   double now() const { return clock_(); }
+  // A time on the sizer's clock that slices are to end by.
+  void set_deadline(double at) { deadline_ = at; }
+  // The units of the slice to run now: next(), cut to what the recent rate fits before the
+  // deadline, and never below the floor.
+  std::uint64_t wanted() const;
   void record(std::uint64_t units, double seconds);
   const std::vector<SliceTime>& history() const { return history_; }
 
@@ -40,14 +64,16 @@ class SliceSizer {
   std::uint64_t floor_, next_;
   Clock clock_;
   double recent_units_ = 0, recent_seconds_ = 0;
+  double rate_ = 0;  // units per second, 0 before the first slice
+  std::optional<double> deadline_;
   std::vector<SliceTime> history_;
 };
 
 using Weight = std::function<std::uint64_t(std::uint64_t)>;
 
-// Runs `items` in order, in consecutive batches whose total weight is about sizer.next(): at
+// Runs `items` in order, in consecutive batches whose total weight is about sizer.wanted(): at
 // least one item and at least the sizer's floor while items are left, and beyond the floor no
-// more than next(). Each batch is timed by the sizer's clock into the sizer. Before each batch
+// more than wanted(). Each batch is timed by the sizer's clock into the sizer. Before each batch
 // `stop` is asked whether to end early; returns false if it did.
 bool run_in_slices(const std::vector<std::uint64_t>& items, const Weight& weight, SliceSizer& sizer,
                    const std::function<void(const std::vector<std::uint64_t>&)>& run,

@@ -125,9 +125,12 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
     std::map<Chunk, std::string> lines;
     select_device(run);
     run_in_slices(grant, job.weight, sizer, [&](const std::vector<Chunk>& slice) {
-      job.run(slice, target, run, [&](Chunk c, nlohmann::json payload, double seconds) {
-        lines[c] = nlohmann::json{{"payload", std::move(payload)}, {"seconds", seconds}}.dump();
-      });
+      job.run(
+          slice, target, run,
+          [&](Chunk c, nlohmann::json payload, double seconds) {
+            lines[c] = nlohmann::json{{"payload", std::move(payload)}, {"seconds", seconds}}.dump();
+          },
+          {});
     });
     std::vector<std::string> out;
     for (Chunk c : grant) out.push_back(lines.at(c));
@@ -146,8 +149,8 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
 // finish, and the device's share counts them. A failure names the device and the first chunk
 // of the slice that did not finish (those that did are in the journal already).
 void run_on_device(const Job& job, const std::vector<Chunk>& slice, int target, const RunTarget& on,
-                   const ChunkDone& done, DeviceShare& share, const SliceSizer& sizer,
-                   std::mutex& mutex) {
+                   const ChunkDone& done, const Cancel& cancel, DeviceShare& share,
+                   const SliceSizer& sizer, std::mutex& mutex) {
   std::set<Chunk> finished;
   const auto count = [&](Chunk c, nlohmann::json payload, double seconds) {
     done(c, std::move(payload), seconds);
@@ -159,7 +162,9 @@ void run_on_device(const Job& job, const std::vector<Chunk>& slice, int target, 
   const double start = sizer.now();
   try {
     select_device(on);
-    job.run(slice, target, on, count);
+    job.run(slice, target, on, count, cancel);
+  } catch (const Cancelled&) {
+    throw;
   } catch (const std::exception& e) {
     const auto failed =
         std::find_if(slice.begin(), slice.end(), [&](Chunk c) { return !finished.contains(c); });
@@ -291,20 +296,28 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     const std::uint64_t device_floor = job.slice_floor(target.on_device(d.device));
     device_sizers.emplace_back(options.slice_seconds, device_floor, device_floor);
   }
-  // A run stops only after a slice of its own, so the same command run again always gets on,
-  // however short its time limit.
-  std::atomic<bool> sliced = false;
+  // Slices end by the time limit, and what runs past it is cut short.
+  const std::optional<double> deadline =
+      options.time_limit ? std::optional(options.started + *options.time_limit) : std::nullopt;
+  if (deadline) {
+    sizer.set_deadline(*deadline);
+    for (SliceSizer& each : device_sizers) each.set_deadline(*deadline);
+  }
+  // A run stops at its time limit only once it has finished a chunk of its own, so the same
+  // command run again always gets on, however short its limit.
+  std::atomic<bool> finished_one = false;
   // A journaled run asked to end (a scheduler's SIGTERM) stops as at its time limit; ranks of
   // an MPI job are stopped by their launcher.
   std::optional<TerminationRequest> termination;
   if (journal && !options.session) termination.emplace();
+  // Asked by the engines between pieces of work: cheap, and from any thread.
+  const Cancel cancel = [&] {
+    return (termination && termination->requested()) ||
+           (deadline && finished_one && steady_seconds() >= *deadline);
+  };
   auto out_of_time = [&] {
-    if (termination && termination->requested())
-      status.stopped_by = "SIGTERM";
-    else if (sliced && options.time_limit && seconds_since(start) >= *options.time_limit)
-      status.stopped_by = "--time-limit";
-    else
-      return false;
+    if (!cancel()) return false;
+    status.stopped_by = termination && termination->requested() ? "SIGTERM" : "--time-limit";
     return true;
   };
   std::mutex done_mutex;
@@ -323,29 +336,34 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
           job.measure ? std::optional(job.measure(rec.payload)) : std::nullopt;
       records.emplace(c, std::move(rec));
       progress.add(job.weight(c), 1, measured);
+      finished_one = true;
     };
-    if (options.session)
-      run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,
-                    sizer, record);
-    else if (on_devices)
-      status.stopped = !run_in_slices_on(
-          todo[r], job.weight, device_sizers,
-          [&](int w, const std::vector<Chunk>& slice) {
-            run_on_device(job, slice, round_target, target.on_device(shares[w].device), record,
-                          shares[w], device_sizers[w], done_mutex);
-            sliced = true;
-            const std::lock_guard lock(done_mutex);
-            show_note();
-          },
-          out_of_time);
-    else
-      status.stopped = !run_in_slices(
-          todo[r], job.weight, sizer,
-          [&](const std::vector<Chunk>& slice) {
-            job.run(slice, round_target, target, record);
-            sliced = true;
-          },
-          out_of_time);
+    try {
+      if (options.session)
+        run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,
+                      sizer, record);
+      else if (on_devices)
+        status.stopped = !run_in_slices_on(
+            todo[r], job.weight, device_sizers,
+            [&](int w, const std::vector<Chunk>& slice) {
+              run_on_device(job, slice, round_target, target.on_device(shares[w].device), record,
+                            cancel, shares[w], device_sizers[w], done_mutex);
+              const std::lock_guard lock(done_mutex);
+              show_note();
+            },
+            out_of_time);
+      else
+        status.stopped = !run_in_slices(
+            todo[r], job.weight, sizer,
+            [&](const std::vector<Chunk>& slice) {
+              job.run(slice, round_target, target, record, cancel);
+            },
+            out_of_time);
+    } catch (const Cancelled&) {
+      // A slice cut short: its finished chunks are in, the rest is the next run's.
+      status.stopped = out_of_time();
+      if (!status.stopped) throw std::logic_error("an engine stopped without being asked to");
+    }
     if (!root || status.stopped) continue;
     targets = round_targets(job, records);
     if (job.round_done && !options.shard && round_complete(job, r, records))

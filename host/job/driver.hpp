@@ -69,8 +69,10 @@ struct Job {
   // Throws UsageError naming `where` unless the payload is a well-formed result of the chunk.
   std::function<void(Chunk, const nlohmann::json& payload, const std::string& where)> check;
   // Runs the chunks with the round's target on the target device (selected already),
-  // reporting each one to `done` as it finishes.
-  std::function<void(const std::vector<Chunk>&, int target, const RunTarget&, const ChunkDone&)>
+  // reporting each one to `done` as it finishes. Between pieces of work it asks `cancel`, and
+  // once that says so throws Cancelled, leaving the chunks it has not finished.
+  std::function<void(const std::vector<Chunk>&, int target, const RunTarget&, const ChunkDone&,
+                     const Cancel& cancel)>
       run;
   // Optional: on rank 0 of a run that is not a shard, each round once all its chunks are in
   // (resumed or computed), in order; in a merge, every round.
@@ -82,9 +84,12 @@ struct Options {
   std::optional<Shard> shard;
   const mpi::Session* session = nullptr;  // --mpi: chunks spread over the job's ranks
   double slice_seconds = default_slice_seconds;
-  // Stop at the first slice boundary after this many seconds, once the run has done a slice.
+  // Stop this many seconds after `started`, once the run has finished a chunk of its own (so
+  // that the same command run again always gets on): slices are cut to end by then, and the
+  // chunks in progress then are left to the run that resumes.
   std::optional<double> time_limit;
-  bool quiet = false;  // no progress bar, no status lines
+  double started = steady_seconds();  // when the command began, on the steady clock
+  bool quiet = false;                 // no progress bar, no status lines
   double status_every = default_status_every;
 };
 

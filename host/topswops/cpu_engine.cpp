@@ -1,6 +1,7 @@
 #include "host/topswops/cpu_engine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <mutex>
@@ -69,7 +70,7 @@ std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work) {
 }
 
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
-                    const ChunkDone& done, const PieceDone& piece_done) {
+                    const ChunkDone& done, const PieceDone& piece_done, const Cancel& cancel) {
   std::vector<ChunkState> state(chunks.size());
   std::vector<Piece> pieces;
   for (std::size_t s = 0; s < chunks.size(); ++s) {
@@ -82,8 +83,13 @@ void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target
   }
   std::mutex mutex;
   std::exception_ptr failure;
+  std::atomic<bool> abandoned = false;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (abandoned || cancelled(cancel)) {
+      abandoned = true;
+      continue;
+    }
     const Piece& piece = pieces[i];
     const auto start = std::chrono::steady_clock::now();
     try {
@@ -103,6 +109,7 @@ void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target
     }
   }
   if (failure) std::rethrow_exception(failure);
+  if (abandoned) throw Cancelled();
 }
 
 }  // namespace piles::topswops

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/topswops.hpp"
+#include "host/common/slices.hpp"
 #include "host/topswops/cpu_path.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/plan.hpp"
@@ -54,8 +55,10 @@ using PieceDone = std::function<void(std::size_t prefixes)>;
 
 // The CPU engine: the prefixes of `chunks`, each searched from `target` (forward, or backward
 // for a backward plan), on `threads` threads taking small pieces of chunks as they free up
-// (dynamic scheduling).
+// (dynamic scheduling). Before each piece it asks `cancel`; once that says so, the threads take
+// no more pieces, and the call throws Cancelled with the chunks whose pieces all ran reported.
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
-                    const ChunkDone& done, const PieceDone& piece_done = {});
+                    const ChunkDone& done, const PieceDone& piece_done = {},
+                    const Cancel& cancel = {});
 
 }  // namespace piles::topswops

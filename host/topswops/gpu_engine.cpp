@@ -48,7 +48,8 @@ Partial to_partial(const gpu::TopswopsChunkResult& r) {
 // device's lanes (deepen.hpp).
 bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done, GpuKernel kernel, std::uint64_t pass_budget,
-                    std::uint64_t found_capacity, int threads, bool small_on_host) {
+                    std::uint64_t found_capacity, int threads, bool small_on_host,
+                    const Cancel& cancel) {
   if (chunks.empty()) return true;
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t lanes = gpu_lanes_in_flight(plan.n, kernel);
@@ -56,6 +57,7 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
                                std::max<std::uint64_t>(found_capacity, 1));
   const std::uint64_t prefixes = deep.work.chunk_ends.back();
   if (small_on_host && slice_on_host(prefixes, threads, lanes)) return false;
+  if (cancelled(cancel)) throw Cancelled();
   std::vector<Partial> groups;
   for (const auto& r : kernel == GpuKernel::dfs
                            ? gpu::topswops_search(deep.work)
@@ -91,7 +93,7 @@ std::uint64_t gpu_launch_floor(int n, GpuKernel kernel) {
 #else
 
 bool run_chunks_gpu(const Plan&, const std::vector<int>&, int, const ChunkDone&, GpuKernel,
-                    std::uint64_t, std::uint64_t, int, bool) {
+                    std::uint64_t, std::uint64_t, int, bool, const Cancel&) {
   throw std::runtime_error("this build of piles has no GPU engine (built without CUDA)");
 }
 

@@ -230,7 +230,7 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
 
 template <int W>
 void run(const Plan& plan, const std::vector<int>& chunks, int target,
-         const LockstepOptions& options, Results& results, LaneUse& use) {
+         const LockstepOptions& options, Results& results, LaneUse& use, const Cancel& cancel) {
   const std::vector<std::int32_t> table = plan.bounds_at(target);
   const Problem problem = plan.problem(table);
   std::vector<Seed<W>> seeds;
@@ -253,6 +253,7 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
     std::exception_ptr failure;
     // Every warp takes its turn of passes, round after round, until all are finished.
     for (bool open = true; open && !failure;) {
+      if (cancelled(cancel)) throw Cancelled();
       open = false;
 #pragma omp parallel for schedule(static, 1) num_threads(threads) reduction(|| : open)
       for (int w = 0; w < warps; ++w) {
@@ -293,14 +294,15 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
 }  // namespace
 
 void run_chunks_lockstep(const Plan& plan, const std::vector<int>& chunks, int target,
-                         const LockstepOptions& options, const ChunkDone& done, LaneUse* use) {
+                         const LockstepOptions& options, const ChunkDone& done, LaneUse* use,
+                         const Cancel& cancel) {
   const auto start = std::chrono::steady_clock::now();
   Results results(plan, chunks);
   LaneUse mine;
   if (words_for(plan.n) == 2)
-    run<2>(plan, chunks, target, options, results, mine);
+    run<2>(plan, chunks, target, options, results, mine, cancel);
   else
-    run<3>(plan, chunks, target, options, results, mine);
+    run<3>(plan, chunks, target, options, results, mine, cancel);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::size_t prefixes = 0;

@@ -88,8 +88,10 @@ struct LockstepOptions {
   std::uint64_t turn = 0;
 };
 
+// `cancel` is asked between launches and between the warps' turns, as the GPU engine's host
+// would ask between launches; once it says so the call throws Cancelled, the slice unfinished.
 void run_chunks_lockstep(const Plan& plan, const std::vector<int>& chunks, int target,
                          const LockstepOptions& options, const ChunkDone& done,
-                         LaneUse* use = nullptr);
+                         LaneUse* use = nullptr, const Cancel& cancel = {});
 
 }  // namespace piles::topswops

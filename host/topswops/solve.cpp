@@ -91,7 +91,8 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
     partial_from_json(payload, plan.n, where);
   };
   j.run = [&plan, &options, &tally](const std::vector<job::Chunk>& chunks, int target,
-                                    const RunTarget& run, const job::ChunkDone& done) {
+                                    const RunTarget& run, const job::ChunkDone& done,
+                                    const Cancel& cancel) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
       Partial whole = partial;
       if (chunk == 0) whole.merge(plan.top);  // chunk 0 carries the levels above the prefixes
@@ -102,17 +103,18 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
     const std::vector<int> ids(chunks.begin(), chunks.end());
     if (run.backend == Backend::gpu) {
       if (!run_chunks_gpu(plan, ids, target, found, options.gpu_kernel, lockstep_pass_budget,
-                          gpu::default_found_capacity, run.threads, options.small_slices_on_host)) {
-        run_chunks_cpu(plan, ids, target, run.threads, found);
+                          gpu::default_found_capacity, run.threads, options.small_slices_on_host,
+                          cancel)) {
+        run_chunks_cpu(plan, ids, target, run.threads, found, {}, cancel);
         tally.chunks_on_host += static_cast<int>(ids.size());
       }
     } else if (options.engine == CpuEngine::lockstep) {
       LockstepOptions lockstep{lockstep_pass_budget, h100_warps(plan.n), run.threads};
       lockstep.turn = lockstep_turn;
       if (options.gpu_kernel == GpuKernel::lean) lockstep.kernel = LockstepKernel::lean;
-      run_chunks_lockstep(plan, ids, target, lockstep, found, &tally.lane_use);
+      run_chunks_lockstep(plan, ids, target, lockstep, found, &tally.lane_use, cancel);
     } else {
-      run_chunks_cpu(plan, ids, target, run.threads, found);
+      run_chunks_cpu(plan, ids, target, run.threads, found, {}, cancel);
     }
   };
   return j;

@@ -99,13 +99,19 @@ struct TailSink {
   }
 };
 
+// One chunk, in pieces of piece_prefixes: before each it asks `cancel`, and throws Cancelled
+// once that says so.
 template <int W>
-Counts search_chunk(const Plan& plan, int chunk) {
+Counts search_chunk(const Plan& plan, int chunk, const Cancel& cancel) {
   const Problem problem = plan.problem(plan.bound);
   Counts counts = empty_counts(plan);
   TailSink<W> sink{plan.n, plan.start_target, counts};
-  search_prefix_range<W>(plan, problem, plan.chunk_begin(chunk), plan.chunk_begin(chunk + 1),
-                         plan.start_target, counts.nodes.data(), sink);
+  const std::size_t last = plan.chunk_begin(chunk + 1);
+  for (std::size_t first = plan.chunk_begin(chunk); first < last; first += piece_prefixes) {
+    if (cancelled(cancel)) throw Cancelled();
+    search_prefix_range<W>(plan, problem, first, std::min(last, first + piece_prefixes),
+                           plan.start_target, counts.nodes.data(), sink);
+  }
   if (chunk == 0)
     for (std::size_t l = 0; l < plan.top.nodes.size(); ++l) counts.nodes[l] += plan.top.nodes[l];
   return counts;
@@ -146,12 +152,12 @@ job::Job make_tail_job(const Plan& plan, int n, const TailStart& start) {
     counts_from_json(plan, payload, where);
   };
   j.run = [&plan](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
-                  const job::ChunkDone& done) {
+                  const job::ChunkDone& done, const Cancel& cancel) {
     std::mutex mutex;
     const auto search = words_for(plan.n) == 2 ? search_chunk<2> : search_chunk<3>;
     parallel_for_each(static_cast<int>(chunks.size()), run.threads, [&](int i) {
       const auto begin = std::chrono::steady_clock::now();
-      const Counts counts = search(plan, static_cast<int>(chunks[i]));
+      const Counts counts = search(plan, static_cast<int>(chunks[i]), cancel);
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
       const std::lock_guard lock(mutex);
