@@ -66,7 +66,7 @@ const std::vector<Case> everywhere = {
     {"topswops solve 5 --mpi=x", "--mpi is a flag: 'x' is not a value it takes"},
     {"--threads 2",
      "piles: a command is required (topswops, bulgarian, nim, babylon, results, "
-     "selftest, bench, help)"},
+     "selftest, bench, journal, help)"},
     {"help juggle", "unknown command juggle"},
     {"help topswops slove", "unknown command slove; did you mean solve?"},
     {"help topswops play deck", "piles topswops play: has no command deck"},
@@ -312,6 +312,12 @@ const std::vector<Case> everywhere = {
      "--backend: 'bth' is not one of auto, cpu, gpu, both; did you mean "
      "both?"},
     {"bench --json /nonexistent/x.json", "/nonexistent/x.json"},
+    // journal.
+    {"journal", "journal"},
+    {"journal repiar f", "unknown command repiar; did you mean repair?"},
+    {"journal repair", "FILE is required"},
+    {"journal repair /nonexistent/f.jnl", "/nonexistent/f.jnl"},
+    {"journal repair ''", "empty"},
 };
 
 }  // namespace
@@ -427,6 +433,8 @@ TEST(CliConventions, EveryHelpHasAnExample) {
                                              "results",
                                              "selftest",
                                              "bench",
+                                             "journal",
+                                             "journal repair",
                                              "help"};
   for (const std::string& command : commands) {
     const auto r = run_piles(command + " --help");

@@ -77,7 +77,7 @@ TEST(StatusLines, TraceCountsMoves) {
   // Work of unknown size: neither a share nor an ETA.
   EXPECT_EQ(r.err.find('%'), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("ETA"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("n = 30000000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n = 30,000,000"), std::string::npos) << r.out;
   const auto quiet = run_piles("bulgarian trace 30000000 --status-every 0.1 --quiet");
   ASSERT_EQ(quiet.status, 0) << quiet.err;
   EXPECT_EQ(quiet.err, "");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "host/cli/commands.hpp"
+#include "host/cli/suggest.hpp"
 #include "host/common/checkpoint.hpp"
 #include "host/common/output.hpp"
 
@@ -32,12 +33,14 @@ void run_repair(const std::string& file, const CommonOptions& common) {
 void add_journal_command(CLI::App& app, const CommonOptions& common) {
   CLI::App* journal = app.add_subcommand("journal", "Look after the journals of --checkpoint");
   journal->require_subcommand(1);
+  journal->footer("Example:\n  piles journal repair f18.journal");
   auto file = std::make_shared<std::string>();
   CLI::App* repair = journal->add_subcommand(
       "repair",
       "Keep a damaged journal's lines before its first damaged one and move the rest to "
       "FILE.damaged, so that the run resumes");
-  repair->add_option("FILE", *file, "The journal (of --checkpoint)")->required();
+  repair->add_option("FILE", *file, "The journal (of --checkpoint)")->required()->check(file_name);
+  repair->footer("Example:\n  piles journal repair f18.journal");
   repair->callback([file, &common] { run_repair(*file, common); });
 }
 
