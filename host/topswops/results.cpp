@@ -308,14 +308,14 @@ void write_topswops(Writer& writer) {
         from < gpu_max_n ? fmt::format("{} <= n <= {}", from, gpu_max_n)
                          : fmt::format("n = {}", from),
         values, is_sorted ? " --final sorted" : "", under_way(writer, final, from)));
-    writer.waits_for_gpu(
-        "Topswops a(21), the longest game on 21 cards ending sorted (never computed; A000376 is "
-        "published to n = 20): the backward search from the sorted deck (`--engine backward`) "
-        "grows about 10 times a card at n = 12..15, which puts a(21) near 9e14 nodes, about 39 "
-        "hours of one H100 at the forward kernel's rate if a backward kernel matched it "
-        "(bench/topswops_backward.md, a projection); a bound for decks with card n at the "
-        "bottom is what would bring it within reach.");
   }
+  writer.waits_for_gpu(
+      "Topswops a(21), the longest game on 21 cards ending sorted (never computed; A000376 is "
+      "published to n = 20): the backward search from the sorted deck (`--engine backward`) "
+      "grows about 10 times a card at n = 12..15, which puts a(21) near 9e14 nodes, about 39 "
+      "hours of one H100 at the forward kernel's rate if a backward kernel matched it "
+      "(bench/topswops_backward.md, a projection); a bound for decks with card n at the "
+      "bottom is what would bring it within reach.");
 }
 
 }  // namespace piles::results
