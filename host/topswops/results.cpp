@@ -235,12 +235,16 @@ std::string under_way(const Writer& writer, topswops::Final final, int n) {
       s.result.best < 0 ? fmt::format("no game of {} steps or more among them yet", s.start_target)
                         : fmt::format("the longest game among them {} steps ({} {})", s.result.best,
                                       s.result.count, s.result.count == 1 ? "deck" : "decks");
+  const std::string rate =
+      s.seconds > 0 ? fmt::format(", {:.1f} G nodes/s", s.result.total_nodes() / s.seconds / 1e9)
+                    : "";
   return fmt::format(
-      " Under way: {} holds {} of {} chunks ({} nodes; {}), {}; the same command with "
+      " Under way: {}{} holds {} of {} chunks ({} nodes; {}{}), {}; the same command with "
       "`{}--checkpoint {}` goes on from there.",
-      path, s.run.chunks_done, s.run.chunks, group_digits(s.result.total_nodes()),
-      Writer::journal_time(s.seconds), longest, s.bound ? fmt::format("--bound {} ", *s.bound) : "",
-      path);
+      path, s.bound ? fmt::format(", searched from {} (`--bound {}`),", *s.bound, *s.bound) : "",
+      s.run.chunks_done, s.run.chunks, group_digits(s.result.total_nodes()),
+      Writer::journal_time(s.seconds), rate, longest,
+      s.bound ? fmt::format("--bound {} ", *s.bound) : "", path);
 }
 
 }  // namespace
