@@ -142,6 +142,19 @@ TEST(JournalProblem, NamedInTheCommandsWords) {
             "bulgarian analyze 5");
 }
 
+// A journal's problem is outside input: fields of any type are named, never thrown over.
+TEST_F(JournalTest, ProblemOfOddFieldTypesIsStillNamed) {
+  const json odd = {{"bes", 1}, {"search", 2.5e-05}, {"target", 4}};
+  EXPECT_EQ(piles::problem_words(odd), "a problem bes 1 search 2.5e-05 target 4");
+  EXPECT_EQ(piles::problem_words({{"game", 7}, {"n", 5}}), "a problem n 5");
+  EXPECT_EQ(piles::problem_words({{"game", "topswops"}, {"search", "tail/1"}, {"start", 3}}),
+            "topswops tail none --from none");
+  EXPECT_EQ(piles::problem_mismatch(json("a problem"), {{"game", "x"}}),
+            "the journal is for a problem, not x");
+  EXPECT_EQ(piles::problem_mismatch(json("a problem"), json::array({"a problem"})),
+            "the journal is for a problem, written differently");
+}
+
 TEST_F(JournalTest, RepairKeepsTheLinesBeforeTheDamageAndSetsTheRestAside) {
   {
     ChunkJournal journal(path_, problem_);

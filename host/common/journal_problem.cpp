@@ -27,8 +27,20 @@ std::string value_text(const nlohmann::json& value) {
   return text.size() <= longest ? text : text.substr(0, longest - 3) + "...";
 }
 
+// A journal's problem is outside input: any field may be missing or of any type.
+nlohmann::json member(const nlohmann::json& object, const std::string& key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() ? nlohmann::json() : *it;
+}
+
 std::string field(const nlohmann::json& problem, const char* key) {
-  return value_text(problem.value(key, nlohmann::json()));
+  return value_text(member(problem, key));
+}
+
+std::string string_field(const nlohmann::json& problem, const char* key) {
+  const nlohmann::json value = member(problem, key);
+  return value.is_string() ? value.get<std::string>() : "";
 }
 
 // The words and the fields they say; the problem's other fields are the plan's (depth, chunks,
@@ -40,11 +52,11 @@ struct Words {
 
 Words words(const nlohmann::json& problem) {
   if (!problem.is_object()) return {value_text(problem), {}};
-  const std::string game = problem.value("game", "");
-  const std::string search = problem.value("search", "");
+  const std::string game = string_field(problem, "game");
+  const std::string search = string_field(problem, "search");
   if (game == "topswops" && search.rfind("tail/", 0) == 0 && problem.contains("start"))
     return {fmt::format("topswops tail {} --from {}", field(problem, "n"),
-                        value_text(problem["start"].value("from", nlohmann::json()))),
+                        value_text(member(problem["start"], "from"))),
             {"game", "n"}};
   if (game == "topswops")
     return {
@@ -75,7 +87,7 @@ std::string problem_mismatch(const nlohmann::json& found, const nlohmann::json& 
   const Words a = words(found), b = words(wanted);
   if (a.text != b.text) {
     // "not solve 13": the game is the same, so the second time it goes without saying.
-    const std::string game = found.is_object() ? found.value("game", "") : "";
+    const std::string game = string_field(found, "game");
     const bool same_game =
         !game.empty() && b.text.rfind(game + " ", 0) == 0 && a.text.rfind(game + " ", 0) == 0;
     return fmt::format("the journal is for {}, not {}", a.text,
@@ -86,8 +98,7 @@ std::string problem_mismatch(const nlohmann::json& found, const nlohmann::json& 
   for (const auto& [key, value] : found.items()) keys.insert(key);
   for (const auto& [key, value] : wanted.items()) keys.insert(key);
   for (const std::string& key : keys) {
-    const nlohmann::json x = found.value(key, nlohmann::json()),
-                         y = wanted.value(key, nlohmann::json());
+    const nlohmann::json x = member(found, key), y = member(wanted, key);
     if (x == y || a.said.count(key)) continue;
     theirs.push_back(fmt::format("{} {}", key, value_text(x)));
     ours.push_back(fmt::format("{} {}", key, value_text(y)));
