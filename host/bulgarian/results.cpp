@@ -117,25 +117,31 @@ void write_table(Writer& writer, const std::vector<bulgarian::Analysis>& all,
       throw std::runtime_error(fmt::format(
           "bulgarian: n = {} has {} Garden-of-Eden partitions, Hopkins and Sellers' theorem {}",
           a.n, a.garden_of_eden, bulgarian::hopkins_sellers(a.n)));
-    const int formula = bulgarian::griggs_ho(a.n);
-    md +=
-        fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", a.n, a.partitions, a.cycles,
-                    bulgarian::cycle_lengths_text(a), a.max_transient(), a.max_transient_count(),
-                    a.garden_of_eden, formula, a.conjecture_holds() ? "yes" : "**no**");
+    // Griggs and Ho state their formula from n = 3 on: below, it makes no claim to check.
+    const bool applies = a.formula_applies();
+    const std::string formula = applies ? std::to_string(bulgarian::griggs_ho(a.n)) : "n/a";
+    const bool holds = applies && a.conjecture_holds();
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", a.n, a.partitions,
+                      a.cycles, bulgarian::cycle_lengths_text(a), a.max_transient(),
+                      a.max_transient_count(), a.garden_of_eden, formula,
+                      !applies ? "n/a"
+                      : holds  ? "yes"
+                               : "**no**");
     runs += fmt::format("| {} | {} | {:.3f} |\n", a.n, a.partitions, a.seconds);
     seconds += a.seconds;
-    csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", a.n, a.partitions, a.cycles,
-                       bulgarian::cycle_lengths_text(a), a.max_transient(), a.max_transient_count(),
-                       a.garden_of_eden, formula, a.conjecture_holds() ? 1 : 0);
-    if (!a.conjecture_holds()) fails.push_back(a.n);
+    csv +=
+        fmt::format("{},{},{},{},{},{},{},{},{}\n", a.n, a.partitions, a.cycles,
+                    bulgarian::cycle_lengths_text(a), a.max_transient(), a.max_transient_count(),
+                    a.garden_of_eden, applies ? formula : "", applies ? (holds ? "1" : "0") : "");
+    if (applies && !holds) fails.push_back(a.n);
   }
   md += fmt::format(
-      "\nThe formula differs from D(n) at n = {} (where every partition lies on its cycle and "
-      "D(n) = 0) and holds at every other n up to {}. The Garden-of-Eden count agrees with "
-      "Hopkins and Sellers' theorem at every n.\n\nSee also: [the transition graph for "
-      "n = 10](graph_10.svg) (cycle partitions shaded), [D(n) against the "
-      "formula](max_transient.svg), [D(n) as a b-file](b_max_transient.txt).\n",
-      fails.empty() ? std::string("none") : comma_list(fails), all.back().n);
+      "\nThe formula is stated from n = 3 on; it differs from D(n) at {} n from 3 to {}{}. The "
+      "Garden-of-Eden count agrees with Hopkins and Sellers' theorem at every n.\n\nSee also: "
+      "[the transition graph for n = 10](graph_10.svg) (cycle partitions shaded), [D(n) against "
+      "the formula](max_transient.svg), [D(n) as a b-file](b_max_transient.txt).\n",
+      fails.empty() ? std::string("no") : std::to_string(fails.size()), all.back().n,
+      fails.empty() ? "" : " (n = " + comma_list(fails) + ")");
   writer.markdown("bulgarian/analysis.md", "Bulgarian solitaire: cycles and longest transients",
                   what, md);
   writer.commented("bulgarian/analysis.csv", "Bulgarian solitaire: one row per n", what, csv);
@@ -246,7 +252,7 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
   int holds = 0;
   for (const auto& a : all) {
     (a.n <= memory_max_n ? walked : journaled) += a.seconds;
-    holds += a.n >= 3 && a.conjecture_holds() ? 1 : 0;
+    holds += a.formula_applies() && a.conjecture_holds() ? 1 : 0;
   }
   std::string took = fmt::format("n <= {}: {:.0f} s of wall time", memory_max_n, walked);
   if (last > memory_max_n)
@@ -257,7 +263,7 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
        "Griggs and Ho (1998) conjectured a formula, checked by computer for n <= 36; no OEIS "
        "entry for D(n)",
        fmt::format("D(n) for every n <= {}; the formula holds at {} of the {} n from 3 to {} "
-                   "(and fails at n = 1, 2, where D(n) = 0)",
+                   "(it is stated from n = 3 on)",
                    last, holds, last - 2, last),
        fmt::format("piles bulgarian analyze 1..{}", last), "bulgarian/b_max_transient.txt", took,
        journal_check(writer, last)});
