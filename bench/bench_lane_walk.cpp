@@ -32,6 +32,14 @@ std::vector<piles::bulgarian::ForestWalker> sampled_top(int n, std::size_t subtr
   return out;
 }
 
+// What a device of `lanes` resident lanes stands for.
+std::string device_shape(std::size_t lanes) {
+  if (lanes == 132 * 1024) return "an H100 holding the lanes kernel, 64 registers a thread";
+  if (lanes == 132 * 2048)
+    return "an H100 at full occupancy, twice what the lanes kernel's 64 registers allow";
+  return "a device of that many";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,8 +99,8 @@ int main(int argc, char** argv) {
       "_made by `bench_lane_walk --from {} --to {} --step {} --lanes {} --top {} --sample {} "
       "--walks-per-lane {}`; piles {}; {}; {}_\n\n"
       "A host model, not a GPU measurement: `bulgarian analyze N --engine backward "
-      "--walk-kernel lanes` on a device of {} resident lanes (an H100 holding the lanes "
-      "kernel, 64 registers a thread), emulated warp by warp and pass by pass by the kernel's "
+      "--walk-kernel lanes` on a device of {} resident lanes ({}), emulated warp by warp and pass "
+      "by pass by the kernel's "
       "host twin (host/bulgarian/lane_walk.hpp). The host opens the forest's top to {} subtrees "
       "(every {}-th of them walked here) and splits them once to {} a lane (host split: its "
       "walks before and after, and its seconds here); the launch puts them in the device's "
@@ -111,7 +119,7 @@ int main(int argc, char** argv) {
       "partition | warp instructions per partition | serial passes | model s |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
       from, to, step, lanes, top, sample, per_lane, piles::version, piles::cpu_model(),
-      piles::bench::today(), lanes, top, sample, per_lane);
+      piles::bench::today(), lanes, device_shape(lanes), top, sample, per_lane);
   body += rows;
   piles::bench::write_record(out, body);
   return 0;
