@@ -9,14 +9,14 @@
 // end of its subtree keeps about one lane in twelve busy (lane use 0.084 on an H100 at n = 90):
 // the warp waits for its largest subtree. Here a lane's walk is a state machine whose step is
 // one unit (one descent to a predecessor with its visit, or one ascent by a forward move); each
-// pass the warp runs the unit most of its lanes want, and a lane whose subtree is done takes
-// the next one from a shared queue at once. The GPU kernel and the host's twin run this code;
-// the partitions it visits are those of walk_forest, in the same order.
+// pass the warp runs the unit most of its lanes want, and a lane whose walk is done takes
+// another at once: first from a busy lane of its own warp (can_split, rest_of below), else from the
+// device's pool of walks, which busy warps feed while it runs low. The GPU kernel and the
+// host's twin run this code; the partitions it visits are those of walk_forest.
 namespace piles::bulgarian::lanes {
 
-// The unit a lane takes at its next pass. `idle`: its subtree is done and it wants another;
-// `done`: the queue is empty.
-enum Unit : std::int32_t { descend, ascend, idle, done };
+// The unit a lane takes at its next pass; `idle`: its walk is done and it wants another.
+enum Unit : std::int32_t { descend, ascend, idle };
 inline constexpr int unit_kinds = 2;  // descend, ascend: the units that do work
 
 struct Lane {
@@ -25,14 +25,14 @@ struct Lane {
 };
 
 // The unit after the lane came to w.node with candidate w.next to try: down while there is a
-// candidate, up until the subtree's root, then another subtree.
+// candidate, up until the walk's base, then another walk.
 PILES_HD inline void plan(Lane& a) {
   const ForestNode& x = a.w.node;
   a.unit = x.is_candidate(a.w.next) ? descend : x.depth == a.w.base ? idle : ascend;
 }
 
-// Starts a lane on a walk from the queue: a fresh one visits its root first (a visit, not a
-// unit: the host's top and a split hand out roots not yet visited).
+// Starts a lane on a walk: a fresh one visits its root first (a visit, not a unit: the host's
+// top hands out roots not yet visited).
 template <class Visit>
 PILES_HD void load(Lane& a, const ForestWalker& w, Visit& visit) {
   a.w = w;
@@ -64,13 +64,42 @@ PILES_HD constexpr int voted_unit(int descents, int ascents) {
   return descents >= ascents ? descend : ascend;
 }
 
-// Once the queue is empty, a warp stops as soon as fewer than park_below_busy (all) of its lanes
-// are busy, parking its open walks for the host to split into the next launch's queue, provided
-// it has run min_passes_before_park passes in the launch (so that every launch moves every walk
-// it takes on). On the host twin, parking at 16 busy lanes gave lane use 0.64 at n = 100..120
-// and at 32 0.66-0.68 with a third of the serial passes: the long walks' tails, split, fill
-// whole warps again.
-inline constexpr int park_below_busy = 32;
-inline constexpr std::uint64_t min_passes_before_park = 64;
+// A lane can give work away when it stands below its walk's base with a child still to try:
+// the walk then holds two disjoint parts, the rest of the subtree below w.node and everything
+// after it (the untried siblings along the path up to the base).
+PILES_HD inline bool can_split(const Lane& a) {
+  return a.unit == descend && a.w.node.depth > a.w.base;
+}
+
+// The part of a splittable walk w that comes after the subtree below its node: the same node
+// with nothing left to try there, so it first climbs. It needs no stack and no climb to make.
+PILES_HD inline ForestWalker rest_of(const ForestWalker& w) {
+  ForestWalker rest = w;
+  rest.next = rest.node.tail;
+  rest.fresh = 0;
+  return rest;
+}
+
+// The giver's side of a split: it keeps the subtree below its node, which becomes its base.
+// With rest_of, every partition of the walk is in exactly one part, and the two parts take
+// the units the walk would have: the climb moves from one lane to the other.
+PILES_HD inline void keep_below(Lane& a) {
+  a.w.base = a.w.node.depth;
+}
+
+// The taker's side: lanes of a warp hand a walk over by shuffles of the giver's own walk, and
+// the taker makes the rest of it here.
+PILES_HD inline void take_rest(Lane& a, const ForestWalker& giver) {
+  a.w = rest_of(giver);
+  plan(a);
+}
+
+// The device's pool of walks starts with the host's queue. A warp whose lanes are all busy
+// splits walks into it while it holds fewer than pool_low_water(lanes) walks, at most one a
+// lane and pass, so that a warp whose own lanes cannot split (too few walks left in it) finds
+// work at once; warps give each other nothing directly.
+PILES_HD constexpr std::uint64_t pool_low_water(std::uint64_t lanes) {
+  return lanes / 8;
+}
 
 }  // namespace piles::bulgarian::lanes

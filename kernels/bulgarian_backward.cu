@@ -1,5 +1,7 @@
 #include <cub/block/block_reduce.cuh>
 
+#include <cuda/atomic>
+
 #include <algorithm>
 
 #include "core/bulgarian.hpp"
@@ -79,86 +81,203 @@ __global__ void walk_round_kernel(ForestWalker* walks, unsigned long long count,
     if (block_hist[d]) atomicAdd(&histogram[d], static_cast<unsigned long long>(block_hist[d]));
 }
 
-// One launch of the walk in lanes: the queue, its counter, where open walks park, the totals.
+// The device's pool of walks: a ring with a sequence word per slot, so that lanes push and
+// take walks without locks. Slot p % size holds walk p once its word is p + 1, and is free for
+// walk p + size once its word is p + size. `avail` counts the walks pushed and not yet claimed
+// (a claim of more than there are dips it below zero until it gives the excess back).
+struct WalkPool {
+  ForestWalker* slot;
+  unsigned long long* seq;
+  unsigned long long mask;
+  unsigned long long* head;  // walks claimed
+  unsigned long long* tail;  // walks reserved by pushers
+  long long* avail;
+  long long* open;  // walks not yet done, in the pool or on a lane: none left ends the launch
+  long long low_water;
+};
+
+// One launch of the walk in lanes: the pool (holding the host's queue), where open walks park
+// when the passes run out, each lane's deepest node, and the totals.
 struct LanesLaunch {
-  const ForestWalker* queue;
-  unsigned long long count;
-  unsigned long long* next_item;
+  WalkPool pool;
   ForestWalker* parked;
   unsigned long long* parked_count;
+  bulgarian::ForestNode* deepest_node;  // per lane of the grid
   unsigned long long* histogram;
   unsigned long long* leaves;
-  unsigned long long* deepest;
+  unsigned long long* deepest;  // (depth + 1) << 32 | the grid lane whose node it is
   int* too_deep;
   int depth_limit;
   unsigned long long pass_budget;
 };
 
-// Each lane walks its own subtree one unit a pass (core/bulgarian_lane.hpp); the warp's idle
-// lanes take the next walks of the queue with one atomic, and the warp runs the unit most of
-// its busy lanes want. Depths go to a block-wide histogram as in walk_round_kernel.
+__device__ __forceinline__ unsigned long long load_acquire(unsigned long long* p) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).load(
+      cuda::memory_order_acquire);
+}
+
+__device__ __forceinline__ void store_release(unsigned long long* p, unsigned long long v) {
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).store(
+      v, cuda::memory_order_release);
+}
+
+__device__ __forceinline__ long long load_relaxed(long long* p) {
+  return cuda::atomic_ref<long long, cuda::thread_scope_device>(*p).load(
+      cuda::memory_order_relaxed);
+}
+
+// A lane's walk from lane `from` of its warp, word by word, through local memory (the walk's
+// ring is there anyway), so that no register holds more than a word of it.
+__device__ void shuffle_walk(const ForestWalker& w, int from, ForestWalker& got) {
+  constexpr int words = sizeof(ForestWalker) / sizeof(unsigned);
+  static_assert(sizeof(ForestWalker) % sizeof(unsigned) == 0);
+  const auto* in = reinterpret_cast<const unsigned*>(&w);
+  auto* out = reinterpret_cast<unsigned*>(&got);
+#pragma unroll
+  for (int i = 0; i < words; ++i) out[i] = __shfl_sync(full_warp, in[i], from);
+}
+
+// Each lane walks its own subtree one unit a pass (core/bulgarian_lane.hpp). Every pass a
+// warp's idle lanes first take the rest of its busy lanes' walks (shuffles), then walks of
+// the pool (one atomic); a warp whose lanes are all busy splits walks into the pool while it
+// runs low; the warp runs the unit most of its busy lanes want. The launch ends when no walk
+// is left, or parks the open ones when its passes run out. Depths go to a block-wide histogram
+// as in walk_round_kernel.
 __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
   namespace lanes = bulgarian::lanes;
   extern __shared__ unsigned block_hist[];
-  __shared__ unsigned long long block_deepest;
   for (int d = threadIdx.x; d < a.depth_limit; d += blockDim.x) block_hist[d] = 0;
-  if (threadIdx.x == 0) block_deepest = 0;
   __syncthreads();
 
+  WalkPool& pool = a.pool;
   const unsigned lane_id = threadIdx.x % 32, lanes_below = (1u << lane_id) - 1;
-  unsigned long long my_leaves = 0, my_deepest = 0, item = 0;
-  bool deep = false, drained = false;
+  const unsigned long long grid_lane =
+      blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  unsigned long long my_leaves = 0;
+  int my_deepest = -1;
+  bool deep = false;
   auto visit = [&](int depth, bool leaf) {
     my_leaves += leaf;
-    my_deepest =
-        max(my_deepest, (static_cast<unsigned long long>(depth) + 1) << deepest_walk_bits | item);
     if (depth >= a.depth_limit)
       deep = true;
     else
       count_depth(block_hist, a.histogram, depth);
   };
   lanes::Lane lane;
+  // Every node a lane stands on has been visited: its deepest is kept for the host's replay.
+  auto see = [&] {
+    if (lane.w.node.depth <= my_deepest) return;
+    my_deepest = lane.w.node.depth;
+    a.deepest_node[grid_lane] = lane.w.node;
+  };
   for (unsigned long long pass = 0; pass < a.pass_budget; ++pass) {
-    // The warp's idle lanes take the next walks with one atomic, in lane order; again while
-    // some took a walk that was over at once (a Garden-of-Eden root) or the queue is empty.
-    for (unsigned wanting; (wanting = __ballot_sync(full_warp, lane.unit == lanes::idle)) != 0;) {
-      const bool wants = lane.unit == lanes::idle;
-      const int first = __ffs(static_cast<int>(wanting)) - 1;
+    long long opened = 0;  // walks this pass split off within the warp, less those that ended
+    for (;;) {
+      const unsigned idle = __ballot_sync(full_warp, lane.unit == lanes::idle);
+      if (idle == 0) break;
+      const unsigned givers = __ballot_sync(full_warp, lanes::can_split(lane));
+      if (givers != 0) {
+        // The k-th idle lane takes the rest of the k-th giver's walk.
+        const int pairs = min(__popc(idle), __popc(givers));
+        const int idle_rank = __popc(idle & lanes_below), giver_rank = __popc(givers & lanes_below);
+        const bool takes = lane.unit == lanes::idle && idle_rank < pairs;
+        const bool gives = lanes::can_split(lane) && giver_rank < pairs;
+        ForestWalker got;
+        shuffle_walk(lane.w, takes ? static_cast<int>(__fns(givers, 0, idle_rank + 1)) : lane_id,
+                     got);
+        if (takes) lanes::take_rest(lane, got);
+        if (gives) lanes::keep_below(lane);
+        opened += pairs;
+        continue;
+      }
+      if (load_relaxed(pool.avail) <= 0) break;
+      const int want = __popc(idle);
+      const int first = __ffs(static_cast<int>(idle)) - 1;
+      long long got = 0;
       unsigned long long base = 0;
-      if (static_cast<int>(lane_id) == first)
-        base = atomicAdd(a.next_item, static_cast<unsigned long long>(__popc(wanting)));
+      if (static_cast<int>(lane_id) == first) {
+        const long long before = atomicAdd(reinterpret_cast<unsigned long long*>(pool.avail),
+                                           static_cast<unsigned long long>(-want));
+        got = max(0LL, min(before, static_cast<long long>(want)));
+        if (got < want)
+          atomicAdd(reinterpret_cast<unsigned long long*>(pool.avail),
+                    static_cast<unsigned long long>(want - got));
+        if (got > 0) base = atomicAdd(pool.head, static_cast<unsigned long long>(got));
+      }
+      got = __shfl_sync(full_warp, got, first);
       base = __shfl_sync(full_warp, base, first);
-      drained = drained || base + __popc(wanting) > a.count;
-      if (wants) {
-        const unsigned long long i = base + __popc(wanting & lanes_below);
-        if (i < a.count) {
-          item = i;
-          lanes::load(lane, a.queue[i], visit);
-        } else {
-          lane.unit = lanes::done;
+      if (got == 0) break;
+      const int rank = __popc(idle & lanes_below);
+      const bool took = lane.unit == lanes::idle && rank < got;
+      if (took) {
+        // The pusher of walk p may still be writing it: its sequence word says when it is in.
+        const unsigned long long p = base + rank;
+        while (load_acquire(&pool.seq[p & pool.mask]) != p + 1) __nanosleep(32);
+        const ForestWalker w = pool.slot[p & pool.mask];
+        store_release(&pool.seq[p & pool.mask], p + pool.mask + 1);
+        lanes::load(lane, w, visit);
+        see();
+      }
+      opened -= __popc(__ballot_sync(full_warp, took && lane.unit == lanes::idle));
+    }
+    const unsigned busy = __ballot_sync(full_warp, lane.unit != lanes::idle);
+    if (busy == 0) {
+      if (static_cast<int>(lane_id) == 0 && opened != 0)
+        atomicAdd(reinterpret_cast<unsigned long long*>(pool.open),
+                  static_cast<unsigned long long>(opened));
+      if (load_relaxed(pool.open) == 0) break;
+      __nanosleep(256);
+      continue;
+    }
+    if (busy == full_warp && load_relaxed(pool.avail) < pool.low_water) {
+      // Split walks into the pool, one a lane that can, up to the low-water mark; the open
+      // count grows before the walks can be claimed, so it never reads zero while one waits.
+      const unsigned givers = __ballot_sync(full_warp, lanes::can_split(lane));
+      const long long room = pool.low_water - load_relaxed(pool.avail);
+      const int pushes = static_cast<int>(min(static_cast<long long>(__popc(givers)), room));
+      if (pushes > 0) {
+        unsigned long long base = 0;
+        if (lane_id == 0) {
+          atomicAdd(reinterpret_cast<unsigned long long*>(pool.open),
+                    static_cast<unsigned long long>(pushes));
+          base = atomicAdd(pool.tail, static_cast<unsigned long long>(pushes));
         }
+        base = __shfl_sync(full_warp, base, 0);
+        const int rank = __popc(givers & lanes_below);
+        if (lanes::can_split(lane) && rank < pushes) {
+          const unsigned long long p = base + rank;
+          while (load_acquire(&pool.seq[p & pool.mask]) != p) __nanosleep(32);
+          pool.slot[p & pool.mask] = lanes::rest_of(lane.w);
+          store_release(&pool.seq[p & pool.mask], p + 1);
+          lanes::keep_below(lane);
+        }
+        __syncwarp();
+        if (lane_id == 0)
+          atomicAdd(reinterpret_cast<unsigned long long*>(pool.avail),
+                    static_cast<unsigned long long>(pushes));
       }
     }
-    if (__all_sync(full_warp, lane.unit == lanes::done)) break;
-    const unsigned busy = __ballot_sync(full_warp, lane.unit < lanes::idle);
-    if (drained && __popc(busy) < lanes::park_below_busy && pass >= lanes::min_passes_before_park)
-      break;
     const unsigned descents = __ballot_sync(full_warp, lane.unit == lanes::descend);
     const int unit = lanes::voted_unit(__popc(descents), __popc(busy & ~descents));
-    if (lane.unit == unit) lanes::step(lane, visit);
+    if (lane.unit == unit) {
+      lanes::step(lane, visit);
+      see();
+    }
+    opened -= __popc(__ballot_sync(full_warp, lane.unit == lanes::idle && (busy >> lane_id & 1)));
+    if (static_cast<int>(lane_id) == 0 && opened != 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(pool.open),
+                static_cast<unsigned long long>(opened));
   }
-  if (lane.unit < lanes::idle) a.parked[atomicAdd(a.parked_count, 1ULL)] = lane.w;
+  if (lane.unit != lanes::idle) a.parked[atomicAdd(a.parked_count, 1ULL)] = lane.w;
   if (deep) *a.too_deep = 1;
-  atomicMax(&block_deepest, my_deepest);
+  if (my_deepest >= 0)
+    atomicMax(a.deepest, (static_cast<unsigned long long>(my_deepest) + 1) << 32 | grid_lane);
 
   using Reduce = cub::BlockReduce<unsigned long long, block_size>;
   __shared__ typename Reduce::TempStorage temp;
   const unsigned long long block_leaves = Reduce(temp).Sum(my_leaves);
   __syncthreads();
-  if (threadIdx.x == 0) {
-    atomicAdd(a.leaves, block_leaves);
-    atomicMax(a.deepest, block_deepest);
-  }
+  if (threadIdx.x == 0) atomicAdd(a.leaves, block_leaves);
   for (int d = threadIdx.x; d < a.depth_limit; d += blockDim.x)
     if (block_hist[d]) atomicAdd(&a.histogram[d], static_cast<unsigned long long>(block_hist[d]));
 }
@@ -173,46 +292,69 @@ LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth
                                std::uint64_t pass_budget) {
   LaneRound round;
   round.histogram.assign(depth_limit, 0);
+  round.taken = queue.size();
   if (queue.empty()) return round;
 
+  // Every lane the device holds: the walks split on the device to fill them.
   const std::size_t shared = sizeof(unsigned) * depth_limit;
-  const int grid = persistent_blocks(walk_lanes_kernel, queue.size(), block_size, shared);
-  DeviceBuffer<ForestWalker> d_queue(queue);
-  DeviceBuffer<ForestWalker> d_parked(static_cast<std::size_t>(grid) * block_size);
-  DeviceBuffer<unsigned long long> d_counters(4);  // next walk, parked, leaves, deepest
+  const int grid = static_cast<int>(resident_blocks(walk_lanes_kernel, block_size, shared));
+  const std::size_t lanes = static_cast<std::size_t>(grid) * block_size;
+  const long long low_water = static_cast<long long>(bulgarian::lanes::pool_low_water(lanes));
+  // The ring never fills: it holds the queue, walks pushed while it was below the low-water
+  // mark (one per lane at most past it) and walks claimed but not yet read (one per lane).
+  std::size_t size = 1;
+  while (size < queue.size() + static_cast<std::size_t>(low_water) + 2 * lanes) size *= 2;
+  std::vector<unsigned long long> seq(size);
+  for (std::size_t p = 0; p < size; ++p) seq[p] = p < queue.size() ? p + 1 : p;
+  DeviceBuffer<ForestWalker> d_slots(size);
+  d_slots.copy_from(queue.data(), queue.size());
+  DeviceBuffer<unsigned long long> d_seq(seq);
+  DeviceBuffer<ForestWalker> d_parked(lanes);
+  DeviceBuffer<bulgarian::ForestNode> d_deepest_node(lanes);
+  // head, tail, avail, open, parked, leaves, deepest
+  std::vector<unsigned long long> counters = {0, queue.size(), queue.size(), queue.size(), 0, 0, 0};
+  DeviceBuffer<unsigned long long> d_counters(counters);
   DeviceBuffer<unsigned long long> d_hist(depth_limit);
   DeviceBuffer<int> d_too_deep(1);
-  d_counters.fill_zero();
   d_hist.fill_zero();
   d_too_deep.fill_zero();
 
-  const LanesLaunch a{d_queue.data(),
-                      queue.size(),
-                      d_counters.data(),
-                      d_parked.data(),
-                      d_counters.data() + 1,
-                      d_hist.data(),
-                      d_counters.data() + 2,
-                      d_counters.data() + 3,
-                      d_too_deep.data(),
-                      depth_limit,
-                      pass_budget};
+  unsigned long long* c = d_counters.data();
+  const WalkPool pool{d_slots.data(),
+                      d_seq.data(),
+                      size - 1,
+                      c,
+                      c + 1,
+                      reinterpret_cast<long long*>(c + 2),
+                      reinterpret_cast<long long*>(c + 3),
+                      low_water};
+  const LanesLaunch a{pool,          d_parked.data(), c + 4, d_deepest_node.data(),
+                      d_hist.data(), c + 5,           c + 6, d_too_deep.data(),
+                      depth_limit,   pass_budget};
   walk_lanes_kernel<<<grid, block_size, shared>>>(a);
   PILES_CUDA_CHECK_LAUNCH();
   PILES_CUDA_CHECK(cudaDeviceSynchronize());
 
-  std::vector<unsigned long long> counters(4);
-  d_counters.copy_to(counters.data(), 4);
+  d_counters.copy_to(counters.data(), counters.size());
   std::vector<unsigned long long> hist(depth_limit);
   d_hist.copy_to(hist.data(), hist.size());
   round.histogram.assign(hist.begin(), hist.end());
-  round.taken = std::min<std::uint64_t>(counters[0], queue.size());
-  round.parked.resize(counters[1]);
+  round.parked.resize(counters[4]);
   d_parked.copy_to(round.parked.data(), round.parked.size());
-  round.leaves = counters[2];
-  if (counters[3] != 0) {
-    round.deepest = static_cast<int>((counters[3] >> deepest_walk_bits) - 1);
-    round.deepest_walk = queue.at(counters[3] & ((1ULL << deepest_walk_bits) - 1));
+  // Walks left in the pool when the passes ran out park too, in the ring's order.
+  if (counters[0] < counters[1]) {
+    std::vector<ForestWalker> slots(size);
+    d_slots.copy_to(slots.data(), size);
+    for (unsigned long long p = counters[0]; p < counters[1]; ++p)
+      round.parked.push_back(slots[p & (size - 1)]);
+  }
+  round.leaves = counters[5];
+  if (counters[6] != 0) {
+    round.deepest = static_cast<int>((counters[6] >> 32) - 1);
+    bulgarian::ForestNode node;
+    PILES_CUDA_CHECK(cudaMemcpy(&node, d_deepest_node.data() + (counters[6] & 0xFFFFFFFFULL),
+                                sizeof node, cudaMemcpyDeviceToHost));
+    round.deepest_walk = ForestWalker::at(node);
   }
   int too_deep = 0;
   d_too_deep.copy_to(&too_deep, 1);

@@ -32,21 +32,22 @@ std::size_t walks_per_round();
 ForestRound bulgarian_walk_round(std::vector<bulgarian::ForestWalker>& walks, int depth_limit,
                                  std::uint64_t budget = walk_round_budget);
 
-// Passes a launch of the lanes kernel may run: long enough to hide the launch (the queue is
-// copied each time), short enough that no launch holds more than about a second of work.
-inline constexpr std::uint64_t lane_pass_budget = std::uint64_t{1} << 20;
+// Passes a launch of the lanes kernel may run: it ends when no walk is left, so this only
+// bounds a launch that something holds up; its open walks then park for the next.
+inline constexpr std::uint64_t lane_pass_budget = std::uint64_t{1} << 26;
 
-// One launch of the backward walk in lanes (core/bulgarian_lane.hpp): each warp's idle lanes
-// take walks from the front of `queue` with one atomic, and every pass the warp runs the unit
-// (descend or ascend) most of its busy lanes want. Open walks are parked when the launch runs
-// out of passes, or when the queue is empty and one of its warp's lanes is out of work.
+// One launch of the backward walk in lanes (core/bulgarian_lane.hpp) on every lane the device
+// holds: `queue` goes into the device's pool of walks; each pass a warp's idle lanes take the
+// rest of its busy lanes' walks, else walks of the pool, warps whose lanes are all busy split
+// walks into the pool while it runs low, and the warp runs the unit (descend or ascend) most
+// of its busy lanes want. Open walks are parked only when the launch runs out of passes.
 struct LaneRound {
   std::vector<std::uint64_t> histogram;  // [d]: partitions visited at distance d from the cycle
   std::uint64_t leaves = 0;              // Garden-of-Eden partitions among them
   bool too_deep = false;                 // some depth reached the histogram's length
-  std::uint64_t taken = 0;               // walks taken from the front of the queue
+  std::uint64_t taken = 0;               // walks of the queue it took on (all of them)
   std::vector<bulgarian::ForestWalker> parked;
-  int deepest = -1;  // as in ForestRound, the walk being one of the queue's
+  int deepest = -1;  // as in ForestRound, the walk being a fresh one at such a partition
   bulgarian::ForestWalker deepest_walk;
 };
 LaneRound bulgarian_walk_lanes(const std::vector<bulgarian::ForestWalker>& queue, int depth_limit,

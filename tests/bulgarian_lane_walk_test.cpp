@@ -4,6 +4,7 @@
 // would have.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -47,6 +48,45 @@ TEST(BulgarianLaneWalk, AUnitIsOneTurnOfWalkForest) {
   }
 }
 
+TEST(BulgarianLaneWalk, ASplitLosesAndRepeatsNothing) {
+  // A walk of n = 40 split at its k-th chance (can_split): the part kept below and the rest,
+  // each stepped to its end, visit the depths walk_forest visits (as a histogram) and take as
+  // many units; the rest split again at its own chances likewise.
+  const ForestTop top = expand_forest(40, 16);
+  for (const ForestWalker& root : top.subtrees) {
+    std::vector<std::uint64_t> walked(depth_bound(40)), stepped(depth_bound(40));
+    ForestWalker copy = root;
+    std::uint64_t units_walked = 0;
+    walk_forest(copy, ~std::uint64_t{0}, [&](int d, bool) { ++walked[d]; });
+    for (const std::uint64_t c : walked) units_walked += c;
+    units_walked = 2 * (units_walked - 1);
+    for (int k = 0; k < 6; ++k) {
+      SCOPED_TRACE(k);
+      std::fill(stepped.begin(), stepped.end(), 0);
+      auto visit = [&](int d, bool) { ++stepped[d]; };
+      std::uint64_t units = 0;
+      std::vector<lanes::Lane> lanes_left(1);
+      lanes::load(lanes_left[0], root, visit);
+      // Each lane splits at its k-th chance, into a lane of its own that walks on.
+      for (std::size_t i = 0; i < lanes_left.size(); ++i) {
+        int chances = 0;
+        while (lanes_left[i].unit != lanes::idle) {
+          if (lanes::can_split(lanes_left[i]) && chances++ == k) {
+            lanes::Lane rest;
+            lanes::take_rest(rest, lanes_left[i].w);
+            lanes::keep_below(lanes_left[i]);
+            lanes_left.push_back(rest);
+          }
+          ++units;
+          lanes::step(lanes_left[i], visit);
+        }
+      }
+      EXPECT_EQ(stepped, walked);
+      EXPECT_EQ(units, units_walked);
+    }
+  }
+}
+
 TEST(BulgarianLaneWalk, TwinCountsEqualTheCpuWalk) {
   // Every count of the twin, with the host's top, equals the CPU walk's; the partitions add up
   // to p(n) (OEIS A000041) and the Garden of Eden to Hopkins and Sellers' count.
@@ -66,12 +106,34 @@ TEST(BulgarianLaneWalk, TwinCountsEqualTheCpuWalk) {
     EXPECT_EQ(all.nodes(), partition_count(n));
     EXPECT_EQ(all.leaves, hopkins_sellers(n));
     EXPECT_EQ(stats.partitions, twin.counts.nodes());
+    EXPECT_EQ(stats.parked > 0, stats.launches > 1);
     if (twin.counts.nodes() > 0) {
       EXPECT_EQ(twin.deepest, static_cast<int>(histogram.size()) - 1);
       EXPECT_EQ(static_cast<int>(histogram.size()) - 1, griggs_ho(n));
     }
     if (n >= 36) EXPECT_GT(stats.launches, 1u);
+    if (n >= 36) EXPECT_GT(stats.gives, 0u);
   }
+}
+
+TEST(BulgarianLaneWalk, OneLaunchWalksAWholeForest) {
+  // With passes enough, one launch walks all of n = 66 from the host's 16 subtrees as they
+  // are (no split on the host): 64 warps fed by hand-overs and by walks split into the pool.
+  const int n = 66;
+  ForestTop top = expand_forest(n, 16);
+  const std::size_t subtrees = top.subtrees.size();
+  LaneWalkStats stats;
+  const LaneWalk twin =
+      lane_walk_host(std::move(top.subtrees), n, {64 * 32, std::uint64_t{1} << 30}, 0, stats);
+  ForestCounts all = top.counts;
+  all.merge(twin.counts);
+  EXPECT_EQ(all.nodes(), partition_count(n));
+  EXPECT_EQ(all.leaves, hopkins_sellers(n));
+  EXPECT_EQ(stats.launches, 1u);
+  EXPECT_EQ(stats.parked, 0u);
+  EXPECT_EQ(stats.walks_taken, subtrees + stats.pushes);
+  EXPECT_GT(stats.pushes, 0u);
+  EXPECT_GT(stats.gives, 0u);
 }
 
 TEST(BulgarianLaneWalk, TwinEqualsTheCpuWalkChunkByChunk) {
@@ -97,28 +159,32 @@ TEST(BulgarianLaneWalk, TwinEqualsTheCpuWalkChunkByChunk) {
 }
 
 // Every `stride`-th subtree of the top analyze opens for a GPU (2^19 subtrees), on a device of
-// 64 warps, with four walks a lane per launch as the kernel's driver gives it.
+// 64 warps, split on the host to as many walks a lane as the kernel's driver gives it.
 LaneWalkStats sampled_lane_use(int n, std::size_t stride) {
   const ForestTop top = expand_forest(n, std::size_t{1} << 19);
   std::vector<ForestWalker> sample;
   for (std::size_t i = 0; i < top.subtrees.size(); i += stride) sample.push_back(top.subtrees[i]);
-  const LaneDevice device{64 * 32, std::uint64_t{1} << 20};
+  const LaneDevice device{64 * 32, std::uint64_t{1} << 26};
   LaneWalkStats stats;
-  lane_walk_host(std::move(sample), n, device, 4 * device.lanes, stats);
+  lane_walk_host(std::move(sample), n, device, lanes_host_walks_per_lane * device.lanes, stats);
   return stats;
 }
 
 TEST(BulgarianLaneWalk, LanesAtLeastHalfBusyFromNinetyToOneTwenty) {
   // The aim of the lanes kernel: lane use at least 0.5 at n = 90..120 (the rounds kernel's was
-  // 0.084 on an H100 at n = 90). A sample of each forest keeps the test short; at n = 100 and
-  // 120 it holds the first subtree, which is a large part of the forest and ends in a long
-  // tail of splits.
+  // 0.084 on an H100 at n = 90), counting the passes of every warp of the grid, those waiting
+  // for work too, in one launch. A sample of each forest keeps the test short; at n = 100 and
+  // 120 it holds the first subtree, a large part of the forest, which only splits on the device
+  // spread over the warps.
   for (const auto& [n, stride] : {std::pair{90, 32}, {100, 128}, {110, 512}, {120, 2048}}) {
     SCOPED_TRACE(n);
     const LaneWalkStats stats = sampled_lane_use(n, stride);
     EXPECT_GT(stats.partitions, 100000u);
+    EXPECT_EQ(stats.launches, 1u);
     EXPECT_GE(stats.lane_use(), 0.5);
+    EXPECT_GE(stats.device_lane_use(), 0.5);
     RecordProperty("lane_use_" + std::to_string(n), std::to_string(stats.lane_use()));
+    RecordProperty("device_lane_use_" + std::to_string(n), std::to_string(stats.device_lane_use()));
     RecordProperty("warp_instructions_per_partition_" + std::to_string(n),
                    std::to_string(stats.warp_instructions_per_partition()));
   }

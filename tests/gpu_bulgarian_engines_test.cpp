@@ -8,8 +8,10 @@
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/backward.hpp"
 #include "host/bulgarian/forward.hpp"
+#include "host/bulgarian/lane_walk.hpp"
 #include "host/bulgarian/stochastic.hpp"
 #include "host/common/partition_table.hpp"
+#include "kernels/bulgarian_backward.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/targets.hpp"
 
@@ -102,6 +104,39 @@ TEST_F(GpuBulgarian, LanesKernelEqualsCpuChunkByChunk) {
     EXPECT_EQ(gpu.counts.histogram, cpu.histogram);
     EXPECT_EQ(gpu.counts.leaves, cpu.leaves);
   }
+}
+
+// The lanes kernel splits walks on the device: one launch walks n = 80's 16 host subtrees as
+// they are, equal to the CPU walk and to its host twin (lane_walk.hpp); with launches of 64
+// passes, the walks parked launch after launch add up to the same.
+TEST_F(GpuBulgarian, LanesKernelSplitsOnTheDevice) {
+  const int n = 80;
+  const ForestTop top = expand_forest(n, 16);
+  const ForestCounts cpu = walk_subtrees_cpu(top.subtrees, depth_bound(n), 2, nullptr);
+  const gpu::LaneRound one = gpu::bulgarian_walk_lanes(top.subtrees, depth_bound(n));
+  EXPECT_TRUE(one.parked.empty());
+  EXPECT_EQ(one.histogram, cpu.histogram);
+  EXPECT_EQ(one.leaves, cpu.leaves);
+  int deepest = static_cast<int>(cpu.histogram.size()) - 1;
+  while (deepest > 0 && cpu.histogram[deepest] == 0) --deepest;
+  EXPECT_EQ(one.deepest, deepest);
+  EXPECT_EQ(one.deepest_walk.node.depth, deepest);
+  LaneWalkStats stats;
+  const LaneWalk twin = lane_walk_host(top.subtrees, n, {4096, std::uint64_t{1} << 26}, 0, stats);
+  EXPECT_EQ(twin.counts.histogram, cpu.histogram);
+
+  ForestCounts sum{std::vector<std::uint64_t>(depth_bound(n)), 0};
+  std::vector<ForestWalker> work = top.subtrees;
+  int launches = 0;
+  while (!work.empty()) {
+    const gpu::LaneRound r = gpu::bulgarian_walk_lanes(work, depth_bound(n), 64);
+    sum.merge({r.histogram, r.leaves});
+    work = r.parked;
+    ++launches;
+  }
+  EXPECT_GT(launches, 1);
+  EXPECT_EQ(sum.histogram, cpu.histogram);
+  EXPECT_EQ(sum.leaves, cpu.leaves);
 }
 
 TEST_F(GpuBulgarian, ForwardEngineMatchesCpu) {

@@ -59,7 +59,7 @@ Engine choose_engine(std::string_view name);
 // walking at small n. Each walk of a round takes at most gpu_walk_budget descents (by default
 // the kernel's 2^20; bench_bulgarian also times 2^12, which the host model says keeps far more
 // threads busy, bulgarian_walk_lanes.md); with the lanes kernel it is the passes of a launch
-// (by default 2^20).
+// (by default 2^26), past which its open walks park for the next.
 struct BackwardOptions {
   std::optional<std::size_t> gpu_host_subtrees;
   std::optional<std::uint64_t> gpu_walk_budget;

@@ -328,9 +328,9 @@ LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::ui
   return out;
 }
 
-// The lanes kernel, launch after launch; a launch should find at least four walks a lane.
+// The lanes kernel: one launch, or more where its passes run out.
 LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uint64_t passes) {
-  return drive_lane_walk(std::move(work), 4 * gpu::walk_lanes_resident(),
+  return drive_lane_walk(std::move(work), lanes_host_walks_per_lane * gpu::walk_lanes_resident(),
                          [&](const std::vector<ForestWalker>& queue) {
                            gpu::LaneRound r = gpu::bulgarian_walk_lanes(queue, depth_limit, passes);
                            LaneLaunch l;

@@ -50,14 +50,20 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
 
 // The GPU walk's kernels: `rounds` gives each thread a walk per round and the warp waits for
 // its longest (walk_round_kernel); `lanes` walks a subtree per lane one unit a pass and
-// refills a lane as soon as its walk ends (core/bulgarian_lane.hpp, walk_lanes_kernel).
+// refills a lane as soon as its walk ends, from its warp's busy lanes or the device's pool of
+// walks (core/bulgarian_lane.hpp, walk_lanes_kernel).
 enum class WalkKernel { rounds, lanes };
 // The top of the forest the host walks before the lanes kernel takes over: split_walk then cuts
-// those subtrees into the launches' walks without visiting them, so the host's own share of
+// those subtrees into the launch's walks without visiting them, so the host's own share of
 // the forest stays small (with the rounds kernel's 2^19 subtrees it walked 25% of n = 90's).
 inline constexpr std::size_t lanes_host_subtrees = std::size_t{1} << 10;
-// Rounds by default: on an NVIDIA H100 the lanes kernel took 7.2 s at n = 90 where rounds took
-// 2.5 (results/bench/gpu_h100_walk.md), its host splitting between launches the likely cost.
+// Walks per resident lane the host splits the top into before the lanes kernel's launch: none,
+// the device splits the subtrees as its lanes run dry. In the twin at n = 90 on an H100's
+// lanes, splitting to one walk a lane first moved the device's lane use from 0.588 to 0.600.
+inline constexpr std::size_t lanes_host_walks_per_lane = 0;
+// Rounds by default: on an NVIDIA H100 the lanes kernel, before it split walks on the device,
+// took 7.2 s at n = 90 where rounds took 2.5 (results/bench/gpu_h100_walk.md), and no GPU has
+// run it since.
 inline constexpr WalkKernel default_walk_kernel = WalkKernel::rounds;
 const char* walk_kernel_name(WalkKernel kernel);
 // Parses --walk-kernel: rounds | lanes.
@@ -74,9 +80,9 @@ struct GpuWalk {
 // default the kernel's gpu::walk_round_budget), and walks left unfinished are split on the host
 // before the next round, so no single subtree holds up the device. The deepest partition the device
 // visited is replayed on the host (check_longest_transient) before the counts are handed back. With
-// the lanes kernel, launch after launch (drive_lane_walk, lane_walk.hpp), `budget` being the passes
-// of a launch (by default gpu::lane_pass_budget), the host opening the subtrees' tops only when
-// `host_subtrees` asks it to.
+// the lanes kernel, in one launch that splits walks on the device (drive_lane_walk, lane_walk.hpp),
+// or more where `budget`, the passes of a launch (by default gpu::lane_pass_budget), runs out; the
+// host opens the subtrees' tops only when `host_subtrees` asks it to.
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees = std::nullopt,
                           std::optional<std::uint64_t> budget = std::nullopt,

@@ -1,6 +1,7 @@
 #include "host/bulgarian/lane_walk.hpp"
 
 #include <algorithm>
+#include <deque>
 
 #include "host/bulgarian/lane_costs.hpp"
 
@@ -8,15 +9,11 @@ namespace piles::bulgarian {
 namespace {
 
 constexpr int warp_lanes = 32;
-constexpr int deepest_item_bits = 40;
 
-// The visit of a partition: its depth in the histogram, leaves, and the deepest visit with the
-// queue index of the walk that made it.
+// The visit of a partition: its depth in the histogram and the leaves.
 struct LaneTally {
   ForestCounts& counts;
   bool& too_deep;
-  std::uint64_t& deepest;  // (depth + 1) << deepest_item_bits | item; 0: none
-  std::uint64_t item = 0;
 
   void operator()(int depth, bool leaf) {
     counts.leaves += leaf;
@@ -24,23 +21,118 @@ struct LaneTally {
       ++counts.histogram[depth];
     else
       too_deep = true;
-    deepest =
-        std::max(deepest, (static_cast<std::uint64_t>(depth) + 1) << deepest_item_bits | item);
   }
 };
 
-struct Warp {
-  std::array<lanes::Lane, warp_lanes> lane;
-  std::array<std::uint64_t, warp_lanes> item{};
-  bool drained = false;  // a lane of it found the queue empty
-  bool stopped = false;
+// The deepest node a lane stood on: every node a lane stands on has been visited, and the
+// kernel keeps each lane's deepest the same way.
+struct Deepest {
+  int depth = -1;
+  ForestNode node;
+
+  void see(const lanes::Lane& a) {
+    if (a.w.node.depth <= depth) return;
+    depth = a.w.node.depth;
+    node = a.w.node;
+  }
 };
 
-int idle_lanes(const Warp& w) {
-  int idle = 0;
-  for (const lanes::Lane& a : w.lane) idle += a.unit == lanes::idle;
-  return idle;
-}
+using Warp = std::array<lanes::Lane, warp_lanes>;
+
+// The launch as the kernel runs it: the pool in the order its ring hands walks out, and the
+// walks not yet done (in the pool or on a lane): once none is left every warp ends.
+struct Launch {
+  std::deque<ForestWalker> pool;
+  std::uint64_t open = 0;
+  std::uint64_t low_water = 0;
+  LaneTally visit;
+  Deepest deepest;
+  LaneWalkStats& stats;
+
+  // A lane's walk ended if it is idle now.
+  void ended(const lanes::Lane& a) { open -= a.unit == lanes::idle; }
+
+  // The warp's idle lanes take the rest of its busy lanes' walks, one each, in lane order;
+  // those still idle take walks from the pool with one atomic, again while some took a walk
+  // that was over at once (a Garden-of-Eden root).
+  void refill(Warp& w) {
+    for (;;) {
+      std::array<int, warp_lanes> idle, givers;
+      std::size_t idle_count = 0, giver_count = 0;
+      for (int l = 0; l < warp_lanes; ++l) {
+        if (w[l].unit == lanes::idle) idle[idle_count++] = l;
+        if (lanes::can_split(w[l])) givers[giver_count++] = l;
+      }
+      if (idle_count == 0) return;
+      if (giver_count != 0) {
+        ++stats.give_rounds;
+        const std::size_t pairs = std::min(idle_count, giver_count);
+        for (std::size_t k = 0; k < pairs; ++k) {
+          lanes::take_rest(w[idle[k]], w[givers[k]].w);
+          lanes::keep_below(w[givers[k]]);
+        }
+        stats.gives += pairs;
+        open += pairs;
+        continue;
+      }
+      if (pool.empty()) return;
+      ++stats.takes;
+      const std::size_t got = std::min(idle_count, pool.size());
+      for (std::size_t k = 0; k < got; ++k) {
+        lanes::Lane& a = w[idle[k]];
+        lanes::load(a, pool.front(), visit);
+        pool.pop_front();
+        deepest.see(a);
+        ended(a);
+      }
+      stats.walks_taken += got;
+    }
+  }
+
+  // A warp whose lanes are all busy splits walks into the pool, one a lane that can, while
+  // the pool holds fewer than low_water.
+  void feed(Warp& w) {
+    if (pool.size() >= low_water) return;
+    std::uint64_t room = low_water - pool.size(), pushed = 0;
+    for (lanes::Lane& a : w) {
+      if (pushed == room) break;
+      if (!lanes::can_split(a)) continue;
+      pool.push_back(lanes::rest_of(a.w));
+      lanes::keep_below(a);
+      ++pushed;
+    }
+    stats.pushes += pushed;
+    stats.push_rounds += pushed > 0;
+    open += pushed;
+  }
+
+  // One pass of a warp; false once it ends (no walk left anywhere).
+  bool pass(Warp& w) {
+    refill(w);
+    int busy = 0, descents = 0;
+    for (const lanes::Lane& a : w) {
+      busy += a.unit != lanes::idle;
+      descents += a.unit == lanes::descend;
+    }
+    if (busy == 0) {
+      if (open == 0) return false;
+      ++stats.waits;
+      return true;
+    }
+    if (busy == warp_lanes) feed(w);
+    ++stats.passes;
+    const int unit = lanes::voted_unit(descents, busy - descents);
+    ++stats.unit_passes[unit];
+    for (lanes::Lane& a : w) {
+      if (a.unit != unit) continue;
+      lanes::step(a, visit);
+      ++stats.units[unit];
+      deepest.see(a);
+      ended(a);
+    }
+    return true;
+  }
+};
 
 }  // namespace
 
@@ -50,16 +142,25 @@ double LaneWalkStats::lane_use() const {
   return passes ? static_cast<double>(run) / (warp_lanes * static_cast<double>(passes)) : 0;
 }
 
+double LaneWalkStats::device_lane_use() const {
+  std::uint64_t run = 0;
+  for (const std::uint64_t u : units) run += u;
+  const double slots = warp_lanes * static_cast<double>(warps) * static_cast<double>(serial_passes);
+  return slots > 0 ? static_cast<double>(run) / slots : 0;
+}
+
 double LaneWalkStats::passes_per_partition() const {
   return partitions ? static_cast<double>(passes) / static_cast<double>(partitions) : 0;
 }
 
 double LaneWalkStats::warp_instructions_per_partition() const {
   if (!partitions) return 0;
-  double total = static_cast<double>(passes) * walk_lane_costs.pass +
-                 static_cast<double>(refills) * walk_lane_costs.refill;
+  const WalkUnitCosts& c = walk_lane_costs;
+  double total = static_cast<double>(passes) * c.pass + static_cast<double>(takes) * c.take +
+                 static_cast<double>(give_rounds) * c.give +
+                 static_cast<double>(push_rounds) * c.push + static_cast<double>(waits) * c.wait;
   for (int u = 0; u < lanes::unit_kinds; ++u)
-    total += static_cast<double>(unit_passes[u]) * walk_lane_costs.unit[u];
+    total += static_cast<double>(unit_passes[u]) * c.unit[u];
   return total / static_cast<double>(partitions);
 }
 
@@ -67,77 +168,33 @@ LaneLaunch lane_launch_host(const std::vector<ForestWalker>& queue, int depth_li
                             const LaneDevice& device, LaneWalkStats& stats) {
   LaneLaunch out;
   out.counts.histogram.assign(depth_limit, 0);
-  std::uint64_t deepest = 0;
-  LaneTally visit{out.counts, out.too_deep, deepest};
-  // The kernel's grid: no more warps than the device holds, nor than the queue fills.
-  const std::size_t warp_count = std::max<std::size_t>(
-      1, std::min(device.lanes / warp_lanes, (queue.size() + warp_lanes - 1) / warp_lanes));
-  std::vector<Warp> warps(warp_count);
-  std::uint64_t next_item = 0;
+  out.taken = queue.size();
+  Launch launch{{queue.begin(), queue.end()}, queue.size(), lanes::pool_low_water(device.lanes),
+                {out.counts, out.too_deep},   {},           stats};
+  // The kernel's grid: every lane the device holds, since walks split to fill them.
+  std::vector<Warp> warps(std::max<std::size_t>(1, device.lanes / warp_lanes));
+  std::vector<std::uint8_t> running(warps.size(), 1);
   ++stats.launches;
+  stats.warps = std::max<std::uint64_t>(stats.warps, warps.size());
   std::uint64_t pass = 0;
   for (; pass < device.pass_budget; ++pass) {
-    bool running = false;
-    for (Warp& w : warps) {
-      if (w.stopped) continue;
-      // The idle lanes take the next walks, in lane order, with one atomic; again while some
-      // took a walk that was over at once (a Garden-of-Eden root) or the queue is empty.
-      for (int wanting; (wanting = idle_lanes(w)) != 0;) {
-        ++stats.refills;
-        std::uint64_t i = next_item;
-        next_item += wanting;
-        for (int l = 0; l < warp_lanes; ++l) {
-          lanes::Lane& a = w.lane[l];
-          if (a.unit != lanes::idle) continue;
-          if (i < queue.size()) {
-            visit.item = w.item[l] = i;
-            lanes::load(a, queue[i], visit);
-            ++stats.walks_taken;
-          } else {
-            a.unit = lanes::done;
-            w.drained = true;
-          }
-          ++i;
-        }
-      }
-      int busy = 0, descents = 0;
-      for (const lanes::Lane& a : w.lane) {
-        busy += a.unit < lanes::idle;
-        descents += a.unit == lanes::descend;
-      }
-      if (std::all_of(w.lane.begin(), w.lane.end(),
-                      [](const lanes::Lane& a) { return a.unit == lanes::done; })) {
-        w.stopped = true;
-        continue;
-      }
-      if (w.drained && busy < lanes::park_below_busy && pass >= lanes::min_passes_before_park) {
-        w.stopped = true;
-        continue;
-      }
-      running = true;
-      ++stats.passes;
-      if (busy == 0) continue;
-      const int unit = lanes::voted_unit(descents, busy - descents);
-      ++stats.unit_passes[unit];
-      for (int l = 0; l < warp_lanes; ++l) {
-        lanes::Lane& a = w.lane[l];
-        if (a.unit != unit) continue;
-        visit.item = w.item[l];
-        lanes::step(a, visit);
-        ++stats.units[unit];
-      }
+    bool any = false;
+    for (std::size_t i = 0; i < warps.size(); ++i) {
+      if (!running[i]) continue;
+      running[i] = launch.pass(warps[i]);
+      any = any || running[i];
     }
-    if (!running) break;
+    if (!any) break;
   }
   stats.serial_passes += pass;
   for (const Warp& w : warps)
-    for (const lanes::Lane& a : w.lane)
-      if (a.unit < lanes::idle) out.parked.push_back(a.w);
+    for (const lanes::Lane& a : w)
+      if (a.unit != lanes::idle) out.parked.push_back(a.w);
+  out.parked.insert(out.parked.end(), launch.pool.begin(), launch.pool.end());
   stats.parked += out.parked.size();
-  out.taken = std::min<std::uint64_t>(next_item, queue.size());
-  if (deepest) {
-    out.deepest = static_cast<int>((deepest >> deepest_item_bits) - 1);
-    out.deepest_walk = queue[deepest & ((std::uint64_t{1} << deepest_item_bits) - 1)];
+  if (launch.deepest.depth >= 0) {
+    out.deepest = launch.deepest.depth;
+    out.deepest_walk = ForestWalker::at(launch.deepest.node);
   }
   stats.partitions += out.counts.nodes();
   return out;

@@ -10,47 +10,56 @@
 
 namespace piles::bulgarian {
 
-// The backward walk in lanes (core/bulgarian_lane.hpp), launch after launch, as the GPU's lanes
-// kernel (kernels/bulgarian_backward.cu) runs it and as its host twin here emulates it: a launch
-// takes a queue of walks; each warp's idle lanes take the next ones with one atomic, every pass
-// the warp runs one unit for the lanes that want the unit it votes for, and once the queue is
-// empty a warp parks its open walks once one of its lanes is out of work. The host splits the
-// parked walks at their shallowest open level (fill_round) until the next launch has enough of
-// them.
+// The backward walk in lanes (core/bulgarian_lane.hpp), as the GPU's lanes kernel
+// (kernels/bulgarian_backward.cu) runs it and as its host twin here emulates it. A launch puts
+// the host's queue in the device's pool of walks and runs until no walk is left: each pass a
+// warp first hands the rest of a busy lane's walk to each idle lane it can (shuffles, no
+// memory), then lets its still idle lanes take walks from the pool (one atomic), and a warp
+// whose lanes are all busy splits walks into the pool while it runs low; then the warp runs
+// the unit most of its busy lanes want. Only a launch that runs out of passes parks its open
+// walks for the next one; the host splits walks only once, before the first launch.
 
 // What one launch hands back.
 struct LaneLaunch {
   ForestCounts counts;               // the partitions its lanes visited
   bool too_deep = false;             // some depth reached the histogram's length
-  std::uint64_t taken = 0;           // walks taken from the front of the queue
+  std::uint64_t taken = 0;           // walks of the queue it took on (the pool holds them all)
   std::vector<ForestWalker> parked;  // open walks, to go on in the next launch
   int deepest = -1;                  // the greatest depth visited (-1: none)
-  ForestWalker deepest_walk;         // a walk of the queue, as it was, that reached it
+  ForestWalker deepest_walk;         // a fresh walk at a partition of that depth
 };
 
 // The twin's tally of what the device's warps would issue.
 struct LaneWalkStats {
   std::uint64_t launches = 0;
   std::uint64_t partitions = 0;
-  std::uint64_t passes = 0;                                    // warp passes
+  std::uint64_t passes = 0;                                    // warp passes that ran a unit
   std::array<std::uint64_t, lanes::unit_kinds> units{};        // lane units run, by kind
   std::array<std::uint64_t, lanes::unit_kinds> unit_passes{};  // passes that ran each kind
-  std::uint64_t refills = 0;  // a warp's takes of walks (one atomic each)
-  std::uint64_t walks_taken = 0;
+  std::uint64_t gives = 0;        // walks handed from lane to lane within a warp
+  std::uint64_t give_rounds = 0;  // a warp's rounds of such hand-overs (one set of shuffles)
+  std::uint64_t takes = 0;        // a warp's takes from the pool (one atomic each)
+  std::uint64_t walks_taken = 0;  // walks taken from the pool
+  std::uint64_t pushes = 0;       // walks split into the pool
+  std::uint64_t push_rounds = 0;  // a warp's rounds of pushes (one atomic each)
+  std::uint64_t waits = 0;        // passes of warps all of whose lanes wait for the pool
   std::uint64_t parked = 0;
-  // The passes of each launch's longest warp, added up: the walk's length in passes however
-  // many warps run beside each other.
+  // The passes of each launch, added up: the walk's length in passes however many warps run
+  // beside each other.
   std::uint64_t serial_passes = 0;
+  std::uint64_t warps = 0;  // the grid's warps (the largest launch's)
 
   // Units run over 32 times the passes the warps took.
   double lane_use() const;
+  // Units run over the grid's lanes times the serial passes: how busy the whole device is.
+  double device_lane_use() const;
   double passes_per_partition() const;
   // Warp instructions per partition by the per-unit SASS counts of lane_costs.hpp.
   double warp_instructions_per_partition() const;
 };
 
 // The device shape the twin emulates: resident lanes (the kernel's grid is no larger than the
-// device holds, nor than the queue needs) and the passes a launch may run.
+// device holds) and the passes a launch may run.
 struct LaneDevice {
   std::size_t lanes = 0;
   std::uint64_t pass_budget = 0;
@@ -67,14 +76,14 @@ struct LaneWalk {
   ForestWalker deepest_walk;
 };
 
-// Launch after launch until no walk is left: before each, the walks are split until at least
-// `wanted` wait (fill_round); a launch takes them from the front, the ones it parks and the
-// ones it did not take make the next queue, parked first. Launch: (queue) -> LaneLaunch.
+// Launch after launch until no walk is left: before the first, the walks are split until at
+// least `wanted` wait (fill_round); a launch takes them all, and the ones it parks (out of
+// passes) make the next queue as they are. Launch: (queue) -> LaneLaunch.
 template <class Launch>
 LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Launch&& launch) {
   LaneWalk out;
+  fill_round(work, wanted);
   while (!work.empty()) {
-    fill_round(work, wanted);
     LaneLaunch l = launch(work);
     out.counts.merge(l.counts);
     out.too_deep = out.too_deep || l.too_deep;
