@@ -108,6 +108,22 @@ PILES_TOPSWOPS_HOT void flip_play(Deck<W>& d) {
 #endif
 }
 
+// The unit after a flip that leaves d's top as it is: land on a blank, else flip (for the lean
+// kernel). land = flip + 2: the top's blank bit spread over a word (-1 or 0; on the GPU one
+// byte permute in its sign mode), then one three-way add, where a choice between two constants
+// takes three instructions.
+template <int W>
+PILES_TOPSWOPS_HOT std::int32_t land_or_flip(const Deck<W>& d) {
+  static_assert(land == flip + 2);
+#if defined(__CUDA_ARCH__)
+  int blank;
+  asm("prmt.b32 %0, %1, 0, 0x8888;" : "=r"(blank) : "r"(static_cast<std::uint32_t>(d.w[0])));
+#else
+  const int blank = is_blank(d.top()) ? -1 : 0;
+#endif
+  return flip - blank - blank;
+}
+
 // The lean kernel's flips of two-word decks (flip_two_words_by_permutes), by flip length: on
 // the GPU a copy in shared memory, read as two 16-byte words a flip.
 inline constexpr int flip_lengths = 17;  // k = 0..16, of which 2..16 flip
@@ -132,17 +148,7 @@ PILES_TOPSWOPS_HOT void flip_unit(Lane<W>& a, const Flips& flips) {
     flip_play(a.play);
   ++a.steps;
   if constexpr (Permutes) {
-    // land = flip + 2: the new top's blank bit spread over a word (-1 or 0; on the GPU one byte
-    // permute in its sign mode), then one three-way add, where a choice between two constants
-    // takes three instructions.
-    static_assert(land == flip + 2);
-#if defined(__CUDA_ARCH__)
-    int blank;
-    asm("prmt.b32 %0, %1, 0, 0x8888;" : "=r"(blank) : "r"(static_cast<std::uint32_t>(a.play.w[0])));
-#else
-    const int blank = is_blank(a.play.top()) ? -1 : 0;
-#endif
-    a.next = top == a.h ? block : flip - blank - blank;
+    a.next = top == a.h ? block : land_or_flip(a.play);
   } else {
     a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
   }
@@ -220,17 +226,27 @@ PILES_TOPSWOPS_HOT void choose_unit(Lane<W>& a) {
   a.next = flip;
 }
 
-template <bool Sorted, int W>
+// Lean: both entries of the bound read and the smaller taken, with no branch (the look's entry
+// is the block's own where it does not apply), and the next unit by land_or_flip.
+template <bool Sorted, bool Lean = false, int W>
 PILES_TOPSWOPS_HOT void block_unit(Lane<W>& a, const Problem& p, const Deck<W>& sorted) {
   // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
   const bool look =
       a.h == p.n && a.k == p.n && static_cast<int>(a.f.deck.w[0] >> 8 & 0xff) != p.n - 1;
   a.h = fixed_block_cover(a.play);
   std::int32_t left = p.bound[a.h];
-  if (look && p.bound[p.n - 1] < left) left = p.bound[p.n - 1];
+  if constexpr (Lean) {
+    const std::int32_t looked = p.bound[look ? p.n - 1 : a.h];
+    left = looked < left ? looked : left;
+  } else if (look && p.bound[p.n - 1] < left) {
+    left = p.bound[p.n - 1];
+  }
   if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h))
     return after_choice(a, p);
-  a.next = is_blank(a.play.top()) ? land : flip;
+  if constexpr (Lean)
+    a.next = land_or_flip(a.play);
+  else
+    a.next = is_blank(a.play.top()) ? land : flip;
 }
 
 template <bool Sorted, int W, class Sink>
@@ -307,7 +323,7 @@ PILES_TOPSWOPS_HOT void step_by_branches(Lane<W>& a, SavedFrame<W>* stack, const
     return flip_unit<true>(a, flips);
   }
   if (a.next == land) return land_unit<Sorted>(a, stack, p, sorted, sink);
-  if (a.next == block) return block_unit<Sorted>(a, p, sorted);
+  if (a.next == block) return block_unit<Sorted, true>(a, p, sorted);
   if (a.next == ret) return ret_unit(a, stack, p);
 }
 
