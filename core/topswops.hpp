@@ -247,6 +247,84 @@ PILES_TOPSWOPS_HOT void flip_words<3>(Deck<3>& d, int k) {
 #endif
 }
 
+// The flip of a two-word deck as byte permutes, for the GPU's lean lockstep kernel: each 32-bit
+// word of the flipped deck gathered from the words that hold its bytes, by selectors that
+// depend on k alone. Word 3 takes its bytes from words 0 and 3 (one permute), words 2 and 1
+// from words 0, 1 and their own (two), word 0 from all four (three): eight selectors a flip
+// length, read from a table (FlipSelectors), where the shifts above take about thirty
+// instructions.
+struct alignas(16) FlipSelectors {
+  std::uint32_t s[8];
+};
+
+namespace bits {
+
+// Bytes of the pair hi:lo picked by the four nibbles of s (each 0..7; byte 0 of lo is 0), as
+// the GPU's byte permute picks them.
+PILES_TOPSWOPS_HOT std::uint32_t byte_perm(std::uint32_t lo, std::uint32_t hi, std::uint32_t s) {
+#if defined(__CUDA_ARCH__)
+  // prmt itself: __byte_perm first masks each nibble to 3 bits, an instruction a selector.
+  std::uint32_t out;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(out) : "r"(lo), "r"(hi), "r"(s));
+  return out;
+#else
+  const std::uint64_t pair = std::uint64_t{hi} << 32 | lo;
+  std::uint32_t out = 0;
+  for (int t = 0; t < 4; ++t)
+    out |= static_cast<std::uint32_t>(pair >> (8 * (s >> (4 * t) & 7)) & 0xff) << (8 * t);
+  return out;
+#endif
+}
+
+}  // namespace bits
+
+// The selectors of the flip of the top k cards (2 <= k <= 16) of a two-word deck, in the order
+// flip_two_words_by_permutes reads them. Byte b of the flipped deck comes from byte k-1-b
+// below k, from b itself from k on.
+PILES_HD constexpr FlipSelectors flip_selectors(int k) {
+  FlipSelectors out{};
+  auto from = [k](int b) { return b < k ? k - 1 - b : b; };
+  for (int t = 0; t < 4; ++t) {
+    const auto at = [t](int nibble) { return static_cast<std::uint32_t>(nibble) << (4 * t); };
+    // Word 3: byte t of word 0 (pair index t) or its own (index 4 + t).
+    const int b3 = from(12 + t);
+    out.s[0] |= at(b3 < 4 ? b3 : 4 + t);
+    // Words 2 and 1: first from words 0 and 1 (and word 1's own), then from that or word 2.
+    for (int j = 2; j >= 1; --j) {
+      const int src = from(4 * j + t), first = j == 2 ? 1 : 3;
+      if (src < 8) {
+        out.s[first] |= at(src);
+        out.s[first + 1] |= at(t);
+      } else {
+        out.s[first + 1] |= at(4 + (src - 8));
+      }
+    }
+    // Word 0: from words 0 and 1, or from words 2 and 3, then from the one or the other.
+    const int src = from(t);
+    if (src < 8) {
+      out.s[5] |= at(src);
+      out.s[7] |= at(t);
+    } else {
+      out.s[6] |= at(src - 8);
+      out.s[7] |= at(4 + t);
+    }
+  }
+  return out;
+}
+
+PILES_TOPSWOPS_HOT void flip_two_words_by_permutes(Deck<2>& d, const FlipSelectors& sel) {
+  using bits::byte_perm;
+  const auto x0 = static_cast<std::uint32_t>(d.w[0]), x1 = static_cast<std::uint32_t>(d.w[0] >> 32),
+             x2 = static_cast<std::uint32_t>(d.w[1]), x3 = static_cast<std::uint32_t>(d.w[1] >> 32);
+  const std::uint32_t o3 = byte_perm(x0, x3, sel.s[0]);
+  const std::uint32_t o2 = byte_perm(byte_perm(x0, x1, sel.s[1]), x2, sel.s[2]);
+  const std::uint32_t o1 = byte_perm(byte_perm(x0, x1, sel.s[3]), x2, sel.s[4]);
+  const std::uint32_t o0 =
+      byte_perm(byte_perm(x0, x1, sel.s[5]), byte_perm(x2, x3, sel.s[6]), sel.s[7]);
+  d.w[0] = std::uint64_t{o1} << 32 | o0;
+  d.w[1] = std::uint64_t{o3} << 32 | o2;
+}
+
 // Knuth's h for the sorted variant: the largest position (1-based) whose card is not its own.
 // Positions above it hold their own cards in order.
 template <int W>

@@ -108,13 +108,50 @@ PILES_TOPSWOPS_HOT void flip_play(Deck<W>& d) {
 #endif
 }
 
-// The flip unit: one flip of the child being played, and the unit after it.
+// The unit after a flip that leaves d's top as it is: land on a blank, else flip (for the lean
+// kernel). land = flip + 2: the top's blank bit spread over a word (-1 or 0; on the GPU one
+// byte permute in its sign mode), then one three-way add, where a choice between two constants
+// takes three instructions.
 template <int W>
-PILES_TOPSWOPS_HOT void flip_unit(Lane<W>& a) {
+PILES_TOPSWOPS_HOT std::int32_t land_or_flip(const Deck<W>& d) {
+  static_assert(land == flip + 2);
+#if defined(__CUDA_ARCH__)
+  int blank;
+  asm("prmt.b32 %0, %1, 0, 0x8888;" : "=r"(blank) : "r"(static_cast<std::uint32_t>(d.w[0])));
+#else
+  const int blank = is_blank(d.top()) ? -1 : 0;
+#endif
+  return flip - blank - blank;
+}
+
+// The lean kernel's flips of two-word decks (flip_two_words_by_permutes), by flip length: on
+// the GPU a copy in shared memory, read as two 16-byte words a flip.
+inline constexpr int flip_lengths = 17;  // k = 0..16, of which 2..16 flip
+struct FlipTable {
+  FlipSelectors by_k[flip_lengths];
+};
+PILES_HD constexpr FlipTable flip_table() {
+  FlipTable t{};
+  for (int k = 2; k < flip_lengths; ++k) t.by_k[k] = flip_selectors(k);
+  return t;
+}
+
+// The flip unit: one flip of the child being played, and the unit after it. Permutes (the lean
+// kernel): a two-word deck flips by the selectors flips[k] gives for its top card k (a
+// FlipTable's, or on the GPU its copy in shared memory).
+template <bool Permutes, int W, class Flips = const FlipSelectors*>
+PILES_TOPSWOPS_HOT void flip_unit(Lane<W>& a, const Flips& flips) {
   const int top = a.play.top();
-  flip_play(a.play);
+  if constexpr (Permutes && W == 2)
+    flip_two_words_by_permutes(a.play, flips[top]);
+  else
+    flip_play(a.play);
   ++a.steps;
-  a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
+  if constexpr (Permutes) {
+    a.next = top == a.h ? block : land_or_flip(a.play);
+  } else {
+    a.next = top == a.h ? block : is_blank(a.play.top()) ? land : flip;
+  }
 }
 
 // The unit a warp runs in a pass: the one most of its lanes want (the later unit on a tie).
@@ -151,7 +188,8 @@ __device__ __forceinline__ int pass_unit(std::int32_t next) {
 __device__ __forceinline__ bool pass_takes(std::int32_t next) {
   const int kind = max(next, static_cast<std::int32_t>(flip));  // vote_kind, as one instruction
   const unsigned same = __match_any_sync(~0u, kind);
-  const unsigned key = kind < idle ? vote_key(__popc(same), kind) : 0u;
+  // vote_key as a sum, one instruction (a shift and an or are two).
+  const unsigned key = kind < idle ? static_cast<unsigned>(__popc(same)) * 8u + kind : 0u;
   return key == __reduce_max_sync(~0u, key);
 }
 #endif
@@ -188,17 +226,27 @@ PILES_TOPSWOPS_HOT void choose_unit(Lane<W>& a) {
   a.next = flip;
 }
 
-template <bool Sorted, int W>
+// Lean: both entries of the bound read and the smaller taken, with no branch (the look's entry
+// is the block's own where it does not apply), and the next unit by land_or_flip.
+template <bool Sorted, bool Lean = false, int W>
 PILES_TOPSWOPS_HOT void block_unit(Lane<W>& a, const Problem& p, const Deck<W>& sorted) {
   // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
   const bool look =
       a.h == p.n && a.k == p.n && static_cast<int>(a.f.deck.w[0] >> 8 & 0xff) != p.n - 1;
   a.h = fixed_block_cover(a.play);
   std::int32_t left = p.bound[a.h];
-  if (look && p.bound[p.n - 1] < left) left = p.bound[p.n - 1];
+  if constexpr (Lean) {
+    const std::int32_t looked = p.bound[look ? p.n - 1 : a.h];
+    left = looked < left ? looked : left;
+  } else if (look && p.bound[p.n - 1] < left) {
+    left = p.bound[p.n - 1];
+  }
   if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h))
     return after_choice(a, p);
-  a.next = is_blank(a.play.top()) ? land : flip;
+  if constexpr (Lean)
+    a.next = land_or_flip(a.play);
+  else
+    a.next = is_blank(a.play.top()) ? land : flip;
 }
 
 template <bool Sorted, int W, class Sink>
@@ -251,7 +299,7 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
       choose_unit(a);
       [[fallthrough]];
     case flip:
-      return flip_unit(a);
+      return flip_unit<false>(a, static_cast<const FlipSelectors*>(nullptr));
     case block:
       return block_unit<Sorted>(a, p, sorted);
     case land:
@@ -265,16 +313,17 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
 
 // The same step for the lean kernel, its units told apart by branches, the commoner first,
 // where step's switch compiles to a jump table (15 SASS instructions on the way to a unit other
-// than the flip). An idle or done lane takes none.
-template <bool Sorted, int W, class Sink>
+// than the flip), and its flips of two-word decks by byte permutes (flips: a FlipTable's
+// selectors). An idle or done lane takes none.
+template <bool Sorted, int W, class Sink, class Flips>
 PILES_TOPSWOPS_HOT void step_by_branches(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
-                                         const Deck<W>& sorted, Sink& sink) {
+                                         const Deck<W>& sorted, Sink& sink, const Flips& flips) {
   if (a.next <= flip) {
     if (a.next == choose) choose_unit(a);
-    return flip_unit(a);
+    return flip_unit<true>(a, flips);
   }
   if (a.next == land) return land_unit<Sorted>(a, stack, p, sorted, sink);
-  if (a.next == block) return block_unit<Sorted>(a, p, sorted);
+  if (a.next == block) return block_unit<Sorted, true>(a, p, sorted);
   if (a.next == ret) return ret_unit(a, stack, p);
 }
 

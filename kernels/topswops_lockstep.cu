@@ -78,6 +78,47 @@ struct LaneSink {
 template <int W>
 constexpr int min_blocks_per_sm = W == 2 ? 9 : 8;
 
+// A shared array's 32-bit address, worked out once and kept in a register (the asm hides where
+// it came from): left to itself, ptxas works the shared window's base out again at every use,
+// 3 instructions each time.
+__device__ __forceinline__ std::uint32_t shared_address_in_register(const void* p) {
+  std::uint32_t at;
+  asm volatile("mov.u32 %0, %1;"
+               : "=r"(at)
+               : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(p))));
+  return at;
+}
+// The same as a generic pointer, for the lean kernel's table of bounds: its loads stay shared
+// loads.
+template <class T>
+__device__ __forceinline__ const T* held_in_register(const T* p) {
+  return static_cast<const T*>(__cvta_shared_to_generic(shared_address_in_register(p)));
+}
+
+// The lean kernel's table of flips (lockstep::FlipTable) in shared memory, read at the 32-bit
+// address `base` holds (shared_address_in_register): two 16-byte loads a flip.
+__shared__ topswops::FlipSelectors lean_flips[lockstep::flip_lengths];
+struct LeanFlips {
+  std::uint32_t base;
+  __device__ __forceinline__ topswops::FlipSelectors operator[](int k) const {
+    const auto at = base + static_cast<std::uint32_t>(k * sizeof(topswops::FlipSelectors));
+    topswops::FlipSelectors f;
+    asm("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(f.s[0]), "=r"(f.s[1]), "=r"(f.s[2]), "=r"(f.s[3])
+        : "r"(at));
+    asm("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4+16];"
+        : "=r"(f.s[4]), "=r"(f.s[5]), "=r"(f.s[6]), "=r"(f.s[7])
+        : "r"(at));
+    return f;
+  }
+};
+
+__device__ __forceinline__ void fill_lean_flips() {
+  for (int k = threadIdx.x; k < lockstep::flip_lengths; k += blockDim.x)
+    lean_flips[k] = topswops::flip_selectors(k);
+  __syncthreads();
+}
+
 // The warp's idle lanes take the next items with one atomic, in lane order.
 template <bool Sorted, int W>
 __device__ __forceinline__ void take_work(Lane<W>& lane, SavedFrame<W>* stack, LaneSink<W>& sink,
@@ -108,14 +149,16 @@ __device__ __forceinline__ void take_work(Lane<W>& lane, SavedFrame<W>* stack, L
 // pass count is 32 bits, counted down; the vote is not decoded (pass_takes); the units are told
 // apart by branches, not a jump table (step_by_branches); and a lane whose
 // flip leaves it flipping flips again in the same pass, which spares the warp the next pass's
-// loop, vote and dispatch while most lanes are still playing out their children.
+// loop, vote and dispatch while most lanes are still playing out their children. Its flips of
+// two-word decks are byte permutes whose selectors it reads from shared memory, and it keeps
+// the addresses of its shared tables in registers.
 template <int W, bool Sorted, bool Lean>
 __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
     lockstep_kernel(LockstepLaunch<W> a) {
   __shared__ std::int32_t bound[max_n + 1];
   for (int i = threadIdx.x; i <= a.n; i += blockDim.x) bound[i] = a.bound[i];
   __syncthreads();
-  const topswops::Problem problem{a.n, a.sorted, bound};
+  const topswops::Problem problem{a.n, a.sorted, Lean ? held_in_register(bound) : bound};
   const Deck<W> sorted = topswops::sorted_deck<W>(a.n);
   const std::uint64_t items = a.open_count + a.seed_count;
   std::uint64_t nodes[max_n] = {};
@@ -126,6 +169,11 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
   lane.next = lockstep::idle;
   lane.chunk = 0;
   if constexpr (Lean) {
+    LeanFlips flips{0};  // three-word decks flip by shifts (flip_unit)
+    if constexpr (W == 2) {
+      fill_lean_flips();
+      flips.base = shared_address_in_register(lean_flips);
+    }
     const std::uint32_t budget = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(a.pass_budget, std::numeric_limits<std::uint32_t>::max()));
     for (std::uint32_t left = budget; left > 0; --left) {
@@ -137,8 +185,8 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
       }
       if (lockstep::pass_takes(lane.next)) {
         const bool flipping = lockstep::vote_kind(lane.next) == lockstep::flip;
-        lockstep::step_by_branches<Sorted>(lane, stack, problem, sorted, sink);
-        if (flipping && lane.next == lockstep::flip) lockstep::flip_unit(lane);
+        lockstep::step_by_branches<Sorted>(lane, stack, problem, sorted, sink, flips);
+        if (flipping && lane.next == lockstep::flip) lockstep::flip_unit<true>(lane, flips);
       }
     }
   } else {

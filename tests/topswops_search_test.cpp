@@ -74,6 +74,11 @@ void check_flip_against_bytes(int n) {
       else
         ts::flip_three_words_by_shifts(shifted, k);
       for (int j = 0; j < W; ++j) ASSERT_EQ(shifted.w[j], d.w[j]) << "n " << n << " k " << k;
+      if constexpr (W == 2) {  // the lean GPU kernel's, by byte permutes
+        ts::Deck<W> permuted = pack<W>(cards);
+        ts::flip_two_words_by_permutes(permuted, ts::flip_selectors(k));
+        for (int j = 0; j < W; ++j) ASSERT_EQ(permuted.w[j], d.w[j]) << "n " << n << " k " << k;
+      }
     }
   }
 }

@@ -163,6 +163,8 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
   WarpSink<W> sink{p.n, results, use.nodes};
   Lane<W>* lanes = warp.lanes;
   const bool lean = launch.options.kernel == LockstepKernel::lean;
+  // The lean kernel's flips, byte permutes as on the GPU.
+  static constexpr lockstep::FlipTable flips = lockstep::flip_table();
   const std::uint64_t budget = launch.options.pass_budget
                                    ? launch.options.pass_budget
                                    : std::numeric_limits<std::uint64_t>::max();
@@ -212,12 +214,12 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
         ++use.units[lockstep::flip];
       }
       if (lean)
-        lockstep::step_by_branches<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink);
+        lockstep::step_by_branches<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink, flips.by_k);
       else
         lockstep::step<Sorted>(lanes[i], warp.stacks[i], p, sorted, sink);
       // The lean kernel's flip pass: a lane still flipping flips once more.
       if (lean && lockstep::vote_kind(unit) == lockstep::flip && lanes[i].next == lockstep::flip) {
-        lockstep::flip_unit(lanes[i]);
+        lockstep::flip_unit<true>(lanes[i], flips.by_k);
         ++use.units[lockstep::flip];
         flipped_again = true;
       }
