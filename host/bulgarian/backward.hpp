@@ -76,10 +76,11 @@ struct GpuWalk {
 // visited is replayed on the host (check_longest_transient) before the counts are handed back. With
 // the lanes kernel, launch after launch (drive_lane_walk, lane_walk.hpp), `budget` being the passes
 // of a launch (by default gpu::lane_pass_budget), the host opening the subtrees' tops only when
-// `host_subtrees` asks it to.
+// `host_subtrees` asks it to. `cancel` is asked before each round or launch; once it says so
+// the walk throws Cancelled, unfinished.
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees = std::nullopt,
                           std::optional<std::uint64_t> budget = std::nullopt,
-                          WalkKernel kernel = default_walk_kernel);
+                          WalkKernel kernel = default_walk_kernel, const Cancel& cancel = {});
 
 }  // namespace piles::bulgarian

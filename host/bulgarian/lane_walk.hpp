@@ -7,6 +7,7 @@
 
 #include "core/bulgarian_lane.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/common/slices.hpp"
 
 namespace piles::bulgarian {
 
@@ -70,10 +71,13 @@ struct LaneWalk {
 // Launch after launch until no walk is left: before each, the walks are split until at least
 // `wanted` wait (fill_round); a launch takes them from the front, the ones it parks and the
 // ones it did not take make the next queue, parked first. Launch: (queue) -> LaneLaunch.
+// `cancel` is asked before each launch; once it says so the walk throws Cancelled, unfinished.
 template <class Launch>
-LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Launch&& launch) {
+LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Launch&& launch,
+                         const Cancel& cancel = {}) {
   LaneWalk out;
   while (!work.empty()) {
+    if (cancelled(cancel)) throw Cancelled();
     fill_round(work, wanted);
     LaneLaunch l = launch(work);
     out.counts.merge(l.counts);
@@ -92,6 +96,6 @@ LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Lau
 // The twin's whole walk of `work` (subtrees of n's forest): the counts, equal to the CPU
 // walk's, and the stats.
 LaneWalk lane_walk_host(std::vector<ForestWalker> work, int n, const LaneDevice& device,
-                        std::size_t wanted, LaneWalkStats& stats);
+                        std::size_t wanted, LaneWalkStats& stats, const Cancel& cancel = {});
 
 }  // namespace piles::bulgarian
