@@ -118,6 +118,29 @@ TEST(BabylonSolver, TheoremBeyondTheNarrowKey) {
   EXPECT_LT(solver.wide_states(), solver.memo_states());
 }
 
+// A start is cut short inside its search when the run is asked to stop (a table's start can
+// take seconds): the call throws Cancelled, and the memo it leaves, which holds only positions
+// solved whole, gives the same answers as a fresh one, on one thread and on two.
+TEST(BabylonSolver, ACancelledSearchLeavesTheMemoSound) {
+  for (const int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    Solver solver(threads);
+    const Position start = piles::babylon::start_position({5, 5, 5, 5});
+    std::uint64_t searched = 0;
+    int asked = 0;
+    EXPECT_THROW(solver.mover_wins(start, searched, [&] { return ++asked >= 2; }),
+                 piles::Cancelled);
+    EXPECT_EQ(asked, 2);
+    EXPECT_GT(solver.memo_states(), 0u);
+    Solver fresh(1);
+    for (const std::vector<int>& counts :
+         std::vector<std::vector<int>>{{5, 5, 5, 5}, {4, 5, 5, 5}, {3, 4, 5, 6}, {2, 2, 3}})
+      EXPECT_EQ(solver.mover_wins(piles::babylon::start_position(counts)),
+                fresh.mover_wins(piles::babylon::start_position(counts)))
+          << ::testing::PrintToString(counts);
+  }
+}
+
 TEST(BabylonSolver, ThreadsDoNotChangeTheTable) {
   const auto one = piles::babylon::solve_table(3, 15, 1);
   const auto two = piles::babylon::solve_table(3, 15, 2);

@@ -73,8 +73,9 @@ class TableJob {
     };
     // Starts of one total share most of their positions, and two threads on one total would
     // search them at the same time: the slice's starts go to the threads a total at a time,
-    // each thread solving its total's starts in order. Every start is a piece: `cancel` is
-    // asked before each, and each chunk is handed over as soon as its starts are solved.
+    // each thread solving its total's starts in order. `cancel` is asked before each start and
+    // inside it, every few thousand positions; each chunk is handed over as soon as its starts
+    // are solved.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
                    const job::ChunkDone& done, const Cancel& cancel) {
       std::vector<std::vector<job::Chunk>> totals;
@@ -92,7 +93,7 @@ class TableJob {
             if (cancelled(cancel)) throw Cancelled();
             const auto s0 = std::chrono::steady_clock::now();
             std::uint64_t searched = 0;
-            const bool wins = solver_.mover_wins(start_position(counts), searched);
+            const bool wins = solver_.mover_wins(start_position(counts), searched, cancel);
             rows.push_back({{"counts", counts},
                             {"first_wins", wins},
                             {"searched", searched},
