@@ -28,13 +28,13 @@ struct Table {
 };
 
 // The table as a job for the job driver: one chunk per start, largest chip totals first, so
-// that a time limit or SIGTERM stops it within one start (a total of 30 chips in four colours
-// is a minute of one thread). Starts with different totals share almost no positions (only a
-// dropped dead stack makes a position smaller), while starts with the same total share most of
-// theirs, and two threads on one total would search the same positions at the same time; so
-// each thread takes a slice's starts of one total and solves them in order, through one solver
-// whose memo serves every total. A journal begun when a chunk was a whole chip total goes on in
-// those chunks.
+// that a time limit stops it once its first start is in (a total of 30 chips in four colours
+// is a minute of one thread), a start's search cut short where it stands. Starts with different
+// totals share almost no positions (only a dropped dead stack makes a position smaller), while
+// starts with the same total share most of theirs, and two threads on one total would search the
+// same positions at the same time; so each thread takes a slice's starts of one total and solves
+// them in order, through one solver whose memo serves every total. A journal begun when a chunk was
+// a whole chip total goes on in those chunks.
 struct TableRun {
   int colours = 2, max_chips = 0;
   job::Options run;
