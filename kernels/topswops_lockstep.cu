@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -226,7 +227,8 @@ template <int W>
 std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
                                             const std::vector<int>& record_min,
                                             std::vector<bool>& overflowed,
-                                            std::uint64_t pass_budget, bool lean) {
+                                            std::uint64_t pass_budget, bool lean,
+                                            const std::function<void()>& between_launches) {
   const std::uint64_t seed_count = work.chunk_ends.back();
   DeviceBuffer<Seed<W>> seeds(seeds_of<W>(work));
   DeviceBuffer<std::int32_t> bound(work.bound);
@@ -240,7 +242,8 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
   const std::uint64_t resident = resident_blocks(kernel, block_threads);
   DeviceBuffer<Parked<W>> open(resident * block_threads), parked(resident * block_threads);
   std::uint64_t open_count = 0, seeds_taken = 0;
-  while (open_count > 0 || seeds_taken < seed_count) {
+  for (bool first = true; open_count > 0 || seeds_taken < seed_count; first = false) {
+    if (!first && between_launches) between_launches();
     const std::uint64_t items = open_count + (seed_count - seeds_taken);
     const int grid = static_cast<int>(std::min(blocks_for(items, block_threads), resident));
     counters.fill_zero();
@@ -276,22 +279,24 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
 
 template <int W>
 std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t pass_budget,
-                                        bool lean) {
+                                        bool lean, const std::function<void()>& between_launches) {
   return topswops_chunks::search_chunks(
-      work, [pass_budget, lean](const TopswopsWork& part, const std::vector<int>& record_min,
-                                std::vector<bool>& overflowed) {
-        return launch_all<W>(part, record_min, overflowed, pass_budget, lean);
+      work, [pass_budget, lean, &between_launches](const TopswopsWork& part,
+                                                   const std::vector<int>& record_min,
+                                                   std::vector<bool>& overflowed) {
+        return launch_all<W>(part, record_min, overflowed, pass_budget, lean, between_launches);
       });
 }
 
 }  // namespace
 
-std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
-                                                          std::uint64_t pass_budget, bool lean) {
+std::vector<TopswopsChunkResult> topswops_search_lockstep(
+    const TopswopsWork& work, std::uint64_t pass_budget, bool lean,
+    const std::function<void()>& between_launches) {
   const std::uint64_t budget =
       pass_budget == 0 ? std::numeric_limits<std::uint64_t>::max() : pass_budget;
-  return topswops::words_for(work.n) == 2 ? search<2>(work, budget, lean)
-                                          : search<3>(work, budget, lean);
+  return topswops::words_for(work.n) == 2 ? search<2>(work, budget, lean, between_launches)
+                                          : search<3>(work, budget, lean, between_launches);
 }
 
 std::uint64_t topswops_lockstep_lanes_in_flight(int n, bool lean) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/topswops.hpp"
@@ -54,10 +55,12 @@ std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work);
 // A launch stops after `pass_budget` passes (0 or UINT64_MAX: none) and parks the lanes still
 // searching; the next launch takes them first, packed into fewer warps, then the prefixes left.
 // `lean`: the kernel with less overhead a pass (lockstep_kernel's Lean), same results; the pass
-// budget is then capped at 2^32 - 1 a launch.
-std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
-                                                          std::uint64_t pass_budget,
-                                                          bool lean = false);
+// budget is then capped at 2^32 - 1 a launch. `between_launches` is called on the host before
+// every launch but the first: the caller's stop check, which may throw to end the search there
+// (a run's time limit or SIGTERM), its work then unfinished.
+std::vector<TopswopsChunkResult> topswops_search_lockstep(
+    const TopswopsWork& work, std::uint64_t pass_budget, bool lean = false,
+    const std::function<void()>& between_launches = {});
 
 // Threads of the search for n cards resident on the current device at once (decks of more
 // than 16 cards take a third word, and more registers).

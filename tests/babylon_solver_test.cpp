@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
-#include <cctype>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -12,6 +12,8 @@
 #include "host/babylon/solver.hpp"
 #include "host/babylon/start.hpp"
 #include "host/babylon/table.hpp"
+#include "host/common/checkpoint.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -116,6 +118,29 @@ TEST(BabylonSolver, TheoremBeyondTheNarrowKey) {
   EXPECT_LT(solver.wide_states(), solver.memo_states());
 }
 
+// A start is cut short inside its search when the run is asked to stop (a table's start can
+// take seconds): the call throws Cancelled, and the memo it leaves, which holds only positions
+// solved whole, gives the same answers as a fresh one, on one thread and on two.
+TEST(BabylonSolver, ACancelledSearchLeavesTheMemoSound) {
+  for (const int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    Solver solver(threads);
+    const Position start = piles::babylon::start_position({5, 5, 5, 5});
+    std::uint64_t searched = 0;
+    int asked = 0;
+    EXPECT_THROW(solver.mover_wins(start, searched, [&] { return ++asked >= 2; }),
+                 piles::Cancelled);
+    EXPECT_EQ(asked, 2);
+    EXPECT_GT(solver.memo_states(), 0u);
+    Solver fresh(1);
+    for (const std::vector<int>& counts :
+         std::vector<std::vector<int>>{{5, 5, 5, 5}, {4, 5, 5, 5}, {3, 4, 5, 6}, {2, 2, 3}})
+      EXPECT_EQ(solver.mover_wins(piles::babylon::start_position(counts)),
+                fresh.mover_wins(piles::babylon::start_position(counts)))
+          << ::testing::PrintToString(counts);
+  }
+}
+
 TEST(BabylonSolver, ThreadsDoNotChangeTheTable) {
   const auto one = piles::babylon::solve_table(3, 15, 1);
   const auto two = piles::babylon::solve_table(3, 15, 2);
@@ -155,6 +180,69 @@ TEST(BabylonSolver, OnlyAFinishedJournalGivesItsTable) {
   std::ofstream(journal, std::ios::trunc) << kept;
   EXPECT_FALSE(piles::babylon::finished_table(journal).has_value());
   std::filesystem::remove(journal);
+}
+
+// A table is a chunk per start, so that a time limit stops it within one start; a journal
+// begun when a chunk was every start of one chip total goes on in those chunks: resumed, it
+// keeps its own problem line, adds the totals it lacked and gives the table a plain run gives.
+TEST(BabylonSolver, AJournalOfChipTotalsResumesInItsOwnChunks) {
+  const piles::testing::TempDir dir;
+  const std::string journal = dir.file("totals.journal");
+  const auto plain = piles::babylon::solve_table(3, 14, 1);
+  const nlohmann::json old_problem = {{"game", "babylon"}, {"colours", 3}, {"max_chips", 14}};
+  {
+    // The two largest totals, as the earlier chunks held them: chunk c is the total 14 - c.
+    piles::ChunkJournal old(journal, old_problem);
+    for (int c = 0; c < 2; ++c) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& row : plain.rows)
+        if (row.chips == 14 - c)
+          rows.push_back({{"counts", row.counts},
+                          {"first_wins", row.first_wins},
+                          {"searched", row.searched},
+                          {"seconds", row.seconds}});
+      old.append(c, {{"rows", rows}, {"seconds", 0.5}});
+    }
+  }
+  piles::babylon::TableRun run;
+  run.colours = 3;
+  run.max_chips = 14;
+  run.run.checkpoint = journal;
+  run.run.quiet = true;
+  piles::RunTarget cpu;
+  const auto resumed = piles::babylon::solve_table(run, cpu);
+  EXPECT_EQ(resumed.run.chunks, 12u);  // the totals 3..14
+  EXPECT_EQ(resumed.run.chunks_resumed, 2);
+  EXPECT_EQ(piles::read_journal(journal).problem, old_problem);
+  const auto read = piles::babylon::finished_table(journal);
+  for (const auto* table : {&resumed, &*read}) {
+    ASSERT_EQ(table->rows.size(), plain.rows.size());
+    for (std::size_t i = 0; i < plain.rows.size(); ++i) {
+      EXPECT_EQ(table->rows[i].counts, plain.rows[i].counts);
+      EXPECT_EQ(table->rows[i].first_wins, plain.rows[i].first_wins);
+    }
+  }
+  // A fresh journal is a chunk per start.
+  run.run.checkpoint = dir.file("starts.journal");
+  const auto fresh = piles::babylon::solve_table(run, cpu);
+  EXPECT_EQ(fresh.run.chunks, plain.rows.size());
+  EXPECT_EQ(piles::read_journal(run.run.checkpoint).problem.at("chunk"), "start");
+}
+
+// The journals under results/babylon/runs/ were written a chip total a chunk: they still give
+// their tables, each start once, in table order.
+TEST(BabylonSolver, TheRecordedJournalsOfChipTotalsStillGiveTheirTables) {
+  const auto read = piles::babylon::finished_table(std::string(PILES_SOURCE_DIR) +
+                                                   "/results/babylon/runs/table_4_33.journal");
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->rows.size(), piles::babylon::table_starts(4, 33).size());
+  EXPECT_EQ(read->run.chunks, 30u);  // the totals 4..33
+  // The first rows against a table solved here.
+  const auto small = piles::babylon::solve_table(4, 12, 2);
+  for (std::size_t i = 0; i < small.rows.size(); ++i) {
+    EXPECT_EQ(read->rows[i].counts, small.rows[i].counts);
+    EXPECT_EQ(read->rows[i].first_wins, small.rows[i].first_wins);
+  }
 }
 
 TEST(BabylonAnalysis, ThreadsSharingOneStartAgree) {

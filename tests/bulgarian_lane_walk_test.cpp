@@ -136,6 +136,30 @@ TEST(BulgarianLaneWalk, OneLaunchWalksAWholeForest) {
   EXPECT_GT(stats.gives, 0u);
 }
 
+// The walk asks its stop check before every launch, as the GPU walk's host does: told to stop
+// it throws Cancelled there, its launches so far counted; never told, it walks the whole forest.
+TEST(BulgarianLaneWalk, TheHostStopsBetweenLaunchesWhenTold) {
+  const int n = 60;
+  for (const std::uint64_t stop_at : {1u, 3u, 10u}) {
+    SCOPED_TRACE(stop_at);
+    LaneWalkStats stats;
+    std::uint64_t asked = 0;
+    EXPECT_THROW(lane_walk_host(expand_forest(n, 16).subtrees, n, small_device, 256, stats,
+                                [&] { return ++asked >= stop_at; }),
+                 piles::Cancelled);
+    EXPECT_EQ(asked, stop_at);
+    EXPECT_EQ(stats.launches, stop_at - 1);
+  }
+  LaneWalkStats stats;
+  std::uint64_t asked = 0;
+  ForestTop top = expand_forest(n, 16);
+  const LaneWalk whole = lane_walk_host(std::move(top.subtrees), n, small_device, 256, stats,
+                                        [&] { return ++asked == 0; });
+  EXPECT_EQ(asked, stats.launches);
+  EXPECT_GT(stats.launches, 10u);
+  EXPECT_EQ(top.counts.nodes() + whole.counts.nodes(), partition_count(n));
+}
+
 TEST(BulgarianLaneWalk, TwinEqualsTheCpuWalkChunkByChunk) {
   // The chunks of a journaled run of n = 70 (its subtrees cut in 16 slices): each chunk's
   // counts from the twin equal the CPU walk's of the same chunk.

@@ -297,7 +297,7 @@ TEST(JobJournals, MalformedRecordsAreRefusedByEveryMerge) {
        "malformed chunk record"},
       {"babylon", "a float as a count",
        [](JournalContents& j) { j.chunks.at(0)["rows"][0]["searched"] = 1e300; },
-       "not the starts of"},
+       "chunk 0: not the start "},
   };
   for (const std::string game : {"topswops", "bulgarian", "babylon"})
     edits.push_back({game, "a problem this piles does not build (another version's)",

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "host/results/writer.hpp"
@@ -91,5 +93,43 @@ TEST(ResultsWriter, JournalsAreTheRunsFoldersJournalFiles) {
   EXPECT_EQ(writer.journals("demo"),
             (std::vector<std::string>{(dir / "demo/runs/a.journal").string(),
                                       (dir / "demo/runs/b.journal").string()}));
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// A game whose tables take a while, as every real one does.
+void write_slowly(Writer& writer) {
+  writer.markdown("slow/first.md", "First", "slow", "1\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  writer.markdown("slow/second.md", "Second", "slow", "2\n");
+}
+
+}  // namespace
+
+// In a log (stderr no terminal), a results run writes status lines of its own between the
+// files of a game, every --status-every seconds: the files written and the game at work, and a
+// last line when it ends. Quiet, it writes none.
+TEST(ResultsWriter, StatusLinesInALog) {
+  const fs::path dir = fs::temp_directory_path() / "piles_results_writer_test_status";
+  for (const bool quiet : {false, true}) {
+    fs::remove_all(dir);
+    piles::RunTarget target;
+    target.threads = 1;
+    ::testing::internal::CaptureStderr();
+    {
+      Writer writer(dir, "quick", target, quiet, 0.1);
+      writer.write_game("slow", write_slowly);
+      writer.finish();
+    }
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    if (quiet) {
+      EXPECT_EQ(err, "");
+      continue;
+    }
+    EXPECT_NE(err.find("piles: results: 1.0 files, "), std::string::npos) << err;
+    EXPECT_NE(err.find("elapsed, slow tables\n"), std::string::npos) << err;
+    EXPECT_NE(err.find("piles: results: done: "), std::string::npos) << err;
+  }
   fs::remove_all(dir);
 }

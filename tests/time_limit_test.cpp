@@ -94,8 +94,8 @@ std::vector<nlohmann::json> answers(const std::string& out) {
   std::istringstream in(out);
   for (std::string line; std::getline(in, line);) {
     nlohmann::json j = piles::testing::without_provenance(nlohmann::json::parse(line));
-    for (const char* key :
-         {"seconds", "nodes_per_second", "chunks_resumed", "states", "device", "estimate"})
+    for (const char* key : {"seconds", "nodes_per_second", "chunks_resumed", "states", "device",
+                            "estimate", "lane_use"})
       j.erase(key);
     all.push_back(j);
   }
@@ -141,13 +141,18 @@ TEST_P(TimeLimit, StopsSoonAfterItAndTheJournalResumesToThePlainAnswer) {
 }
 
 // Each several times its limit on two threads of a loaded machine, in chunks of well under a
-// second: a Topswops search, its tail, a Bulgarian range. (A Babylon table's largest chip total
-// takes nearly half of it, and a run stops only once it has finished a chunk: SIGTERM below.)
+// second: a Topswops search, on the CPU engine and on the lockstep engine (whose warps share a
+// slice's chunks, each handed over once its last piece is done, so a slice cut short keeps
+// them), its tail, a Bulgarian range, a Babylon table (a chunk a start: its largest chip total,
+// 26 chips in four colours, is about 10 s of one thread, which a chunk a total waited for).
 INSTANTIATE_TEST_SUITE_P(
     EveryJobKind, TimeLimit,
-    ::testing::Values(Kind{"topswops_solve", "--threads 2 topswops solve 14", 4},
-                      Kind{"topswops_tail", "--threads 2 topswops tail 14", 4},
-                      Kind{"bulgarian_range", "--threads 2 bulgarian analyze 60..80", 3}),
+    ::testing::Values(
+        Kind{"topswops_solve", "--threads 2 topswops solve 14", 4},
+        Kind{"topswops_lockstep", "--threads 2 topswops solve 12 --engine lockstep", 3},
+        Kind{"topswops_tail", "--threads 2 topswops tail 14", 4},
+        Kind{"bulgarian_range", "--threads 2 bulgarian analyze 60..80", 3},
+        Kind{"babylon_table", "--threads 2 babylon table --colours 4 --max-chips 26", 3}),
     [](const auto& info) { return info.param.name; });
 
 TEST(Sigterm, StopsAJournaledRunSoonAndItResumes) {
@@ -169,8 +174,8 @@ TEST(Sigterm, StopsAJournaledRunSoonAndItResumes) {
 }
 
 // A Babylon table's first slice holds its largest chip totals (4 colours, 30 chips: a minute
-// of one thread), which a time limit waits for (a run stops only once it has finished a chunk)
-// but SIGTERM cuts. That a stopped table resumes to the plain one is job_test's.
+// of one thread), which SIGTERM cuts within a start. That a stopped table resumes to the plain
+// one is job_test's.
 TEST(Sigterm, CutsABabylonTablesFirstSlice) {
   const TempDir dir;
   const std::string journal = dir.file("journal");
@@ -181,6 +186,28 @@ TEST(Sigterm, CutsABabylonTablesFirstSlice) {
   EXPECT_EQ(e.status, 3) << e.err;
   EXPECT_LE(e.after_signal, allowed_past(0)) << e.err;
   EXPECT_EQ(e.err.rfind("piles: stopped: SIGTERM received with ", 0), 0u) << e.err;
+}
+
+// From 17 cards on, a solve told no bound first spends a minute on a quick search for a long
+// game to start from: SIGTERM ends it at once, and the run stops before its first chunk with
+// the game found so far in the journal, saying that the search was cut short.
+TEST(Sigterm, CutsTheQuickSearchAndKeepsItsGame) {
+  const TempDir dir;
+  const std::string journal = dir.file("journal");
+  const Ended e =
+      run_timed("--threads 2 topswops solve 17 --json --checkpoint " + journal, SIGTERM, 2);
+  ASSERT_FALSE(e.by_signal) << e.err;
+  EXPECT_EQ(e.status, 3) << e.err;
+  EXPECT_LE(e.after_signal, allowed_past(0)) << e.err;
+  EXPECT_NE(e.err.find(", the search cut short by SIGTERM), against 139 for f(16)\n"),
+            std::string::npos)
+      << e.err;
+  const nlohmann::json partial = nlohmann::json::parse(e.out);
+  EXPECT_EQ(partial.at("quick_search_cut_by"), "SIGTERM");
+  EXPECT_EQ(partial.at("start_from"), "quick search");
+  const nlohmann::json problem = piles::read_journal(journal).problem;
+  EXPECT_EQ(problem.at("start_deck"), partial.at("start_deck"));
+  EXPECT_EQ(problem.at("start_target"), partial.at("start_target"));
 }
 
 // Ctrl-C and SIGTERM end a run without a journal at once, by the signal (a shell's status 130

@@ -153,6 +153,39 @@ TEST(TopswopsLockstep, WarpsTakingTurnsGiveTheSameChunks) {
     }
 }
 
+// Cancelled between launches or between the warps' turns (a time limit, SIGTERM), the engine
+// hands back every chunk it finished, each once and equal to the CPU engine's, and the call
+// throws Cancelled: a slice cut short keeps them for the journal.
+TEST(TopswopsLockstep, ACancelledCallHandsBackTheChunksItFinished) {
+  const ts::Plan plan = ts::make_plan(11, ts::Final::any, {});
+  const auto all = plan.chunks_of_round(plan.round_count() - 1);
+  ASSERT_GT(all.size(), 2u);
+  const int target = plan.start_target;
+  const Chunks cpu = cpu_chunks(plan, all, target);
+  bool some_but_not_all = false;
+  for (ts::LockstepKernel kernel : {ts::LockstepKernel::lockstep, lean})
+    for (const int polls : {1, 20, 200, 2000, 20000}) {
+      SCOPED_TRACE(polls);
+      Chunks handed;
+      int asked = 0;
+      bool thrown = false;
+      try {
+        ts::run_chunks_lockstep(
+            plan, all, target, budget(400, 8, 1, kernel, 5),
+            [&](int chunk, const ts::Partial& p, double) {
+              EXPECT_TRUE(handed.emplace(chunk, p).second) << "chunk " << chunk << " twice";
+            },
+            nullptr, [&] { return ++asked > polls; });
+      } catch (const piles::Cancelled&) {
+        thrown = true;
+      }
+      if (!thrown) EXPECT_EQ(handed.size(), all.size());
+      for (const auto& [c, p] : handed) EXPECT_EQ(p, cpu.at(c)) << "chunk " << c;
+      some_but_not_all = some_but_not_all || (!handed.empty() && handed.size() < all.size());
+    }
+  EXPECT_TRUE(some_but_not_all);
+}
+
 // The lean kernel's flip passes flip twice where they can: it takes fewer passes for the same
 // units, and each flip it takes is counted.
 TEST(TopswopsLockstep, TheLeanKernelTakesFewerPassesForTheSameUnits) {

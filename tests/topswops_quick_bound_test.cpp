@@ -83,3 +83,23 @@ TEST(TopswopsQuickBound, RejectsInvalidArguments) {
   rejects([](ts::QuickBoundOptions& o) { o.seconds = -1; });
   rejects([](ts::QuickBoundOptions& o) { o.max_rounds = -1; });
 }
+
+// A run's --time-limit or SIGTERM ends the search before its time: it stops at the next level
+// of a beam, says so, and hands over the best game it reached. (Uncancelled, these options
+// would search for ten minutes.)
+TEST(TopswopsQuickBound, ACancelledSearchEndsWithAPlayableGame) {
+  for (const int asks : {1, 10, 60}) {
+    ts::QuickBoundOptions options = options_for(17, ts::Final::any);
+    options.max_rounds = 0;
+    options.stop_at.reset();
+    int asked = 0;
+    options.cancel = [&] { return ++asked > asks; };
+    const ts::LongGame game = ts::find_long_game(options);
+    EXPECT_TRUE(game.cancelled) << asks;
+    ASSERT_EQ(static_cast<int>(game.deck.size()), 17);
+    EXPECT_EQ(ts::play(game.deck).steps, game.steps) << asks;
+  }
+  ts::QuickBoundOptions options = options_for(10, ts::Final::any);
+  options.cancel = [] { return false; };
+  EXPECT_FALSE(ts::find_long_game(options).cancelled);
+}

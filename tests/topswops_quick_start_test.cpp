@@ -69,3 +69,33 @@ TEST(TopswopsQuickStart, AJournalKeepsItsStartAndResumesFromIt) {
   EXPECT_EQ(merged.start_deck, first.start_deck);
   EXPECT_EQ(merged.result.best, ts::published::longest[12]);
 }
+
+// Under --time-limit the quick search takes at most half the time left before it, and the
+// answer says that the limit cut it short; the search from its game still gives f(12).
+TEST(TopswopsQuickStart, ATimeLimitCutsTheQuickSearchAndTheAnswerSaysSo) {
+  piles::testing::TempDir dir;
+  ts::SolveOptions o;
+  o.n = 12;
+  o.final = ts::Final::any;
+  o.quick_seconds = 600;
+  o.quick_from = 10;
+  o.run.checkpoint = dir.file("limited.journal");
+  o.run.quiet = true;
+  o.run.time_limit = 2;
+  piles::RunTarget cpu;
+  cpu.threads = 2;
+  ts::Solution s = ts::solve(o, cpu);
+  ASSERT_FALSE(s.start_deck.empty());
+  EXPECT_EQ(s.quick_cut_by, "--time-limit");
+  EXPECT_EQ(ts::play(s.start_deck).steps, s.start_target);
+  EXPECT_EQ(ts::to_json(s).at("quick_search_cut_by"), "--time-limit");
+  EXPECT_NE(ts::to_text(s, false).find("found by a quick search cut short by --time-limit"),
+            std::string::npos)
+      << ts::to_text(s, false);
+  // Stopped or not, the journal resumes to f(12) from the same game.
+  o.run.time_limit.reset();
+  const ts::Solution resumed = ts::solve(o, cpu);
+  EXPECT_EQ(resumed.start_deck, s.start_deck);
+  EXPECT_EQ(resumed.quick_cut_by, "");
+  EXPECT_EQ(resumed.result.best, ts::published::longest[12]);
+}

@@ -147,8 +147,8 @@ std::string to_text(const Table& t, bool quiet) {
       threads_and_ranks(t.threads, t.ranks), plural(t.memo_states, "position"),
       group_digits(t.wide_states), mib(t.memo_bytes), mib(peak_rss_bytes()));
   if (t.run.chunks_resumed > 0)
-    out += fmt::format("resumed {} of {} chip totals from the checkpoint\n", t.run.chunks_resumed,
-                       t.run.chunks);
+    out += fmt::format("resumed {} of {} from the checkpoint\n", t.run.chunks_resumed,
+                       plural(t.run.chunks, "chunk"));
   return out;
 }
 

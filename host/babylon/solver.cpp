@@ -38,13 +38,14 @@ void words_of(const Bits256& key, std::uint64_t* w) {
 class Search {
  public:
   Search(Memo<Bits>& narrow, Memo<Bits256>& wide, Solver::Path* paths, int threads, int self,
-         Progress* progress)
+         Progress* progress, const Cancel& cancel)
       : narrow_(narrow),
         wide_(wide),
         paths_(paths),
         threads_(threads),
         self_(self),
-        progress_(progress) {
+        progress_(progress),
+        cancel_(cancel) {
     children_.reserve(4096);
   }
 
@@ -172,7 +173,12 @@ class Search {
     children_.resize(base);
     memo(key).insert(key, win);
     publish(bits, Key{0});
-    if (++searched_ % progress_states == 0 && progress_) progress_->add(progress_states);
+    // Every few milliseconds: the progress, and whether to stop (the memo holds only
+    // positions solved whole, so a search abandoned here leaves it sound).
+    if (++searched_ % progress_states == 0) {
+      if (progress_) progress_->add(progress_states);
+      if (cancelled(cancel_)) throw Cancelled();
+    }
     return win;
   }
 
@@ -181,6 +187,7 @@ class Search {
   Solver::Path* paths_;
   int threads_, self_;
   Progress* progress_;
+  const Cancel& cancel_;
   std::vector<Child> children_;
   std::uint64_t searched_ = 0;
   static constexpr std::uint64_t progress_states = 4096;  // told to the progress at a time
@@ -196,14 +203,22 @@ Solver::Solver(int threads)
 
 Solver::~Solver() = default;
 
-bool Solver::mover_wins(const Position& p, std::uint64_t& searched) {
+bool Solver::mover_wins(const Position& p, std::uint64_t& searched, const Cancel& cancel) {
   const Reduced r = reduce(p);
   if (r.known < 0 && r.bits > key_bits<Bits256>)
     throw std::invalid_argument("babylon: position too large for a 256-bit key");
   // Inside a parallel region each thread has its own path; outside, thread 0's.
   const int self = std::min(omp_get_thread_num(), threads_ - 1);
-  Search search(narrow_, wide_, paths_.get(), threads_, self, progress_);
-  const bool win = search.wins(p, r);
+  Search search(narrow_, wide_, paths_.get(), threads_, self, progress_, cancel);
+  bool win = false;
+  try {
+    win = search.wins(p, r);
+  } catch (const Cancelled&) {
+    // The keys this thread was expanding are no longer being expanded.
+    for (auto& slot : paths_[self].slot)
+      for (auto& word : slot) word.store(0, std::memory_order_relaxed);
+    throw;
+  }
   searched += search.searched();
   if (progress_) progress_->add(search.unreported());
   return win;

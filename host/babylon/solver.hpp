@@ -5,6 +5,7 @@
 
 #include "core/babylon.hpp"
 #include "host/babylon/memo.hpp"
+#include "host/common/slices.hpp"
 
 namespace piles {
 class Progress;
@@ -27,7 +28,9 @@ class Solver {
   // Does the player to move win with perfect play? Adds the positions it searched to
   // `searched` (positions found in the memo cost nothing). The position must fit a 256-bit
   // key: 2 * chips + colours <= 255.
-  bool mover_wins(const Position& p, std::uint64_t& searched);
+  // `cancel` is asked every few thousand positions; once it says so the call throws Cancelled
+  // (the memo keeps only positions solved whole, and serves the next call as before).
+  bool mover_wins(const Position& p, std::uint64_t& searched, const Cancel& cancel = {});
   bool mover_wins(const Position& p);
 
   int threads() const { return threads_; }

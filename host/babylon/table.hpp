@@ -21,17 +21,20 @@ struct TableRow {
 struct Table {
   int colours = 0, max_chips = 0, threads = 1;
   int ranks = 1;               // MPI processes that ran the table
-  std::vector<TableRow> rows;  // in table_starts order; only the totals done, unless complete
+  std::vector<TableRow> rows;  // in table_starts order; only the starts done, unless complete
   std::uint64_t memo_states = 0, wide_states = 0, memo_bytes = 0;  // of this process's memo
   double seconds = 0;
   job::Status run;
 };
 
-// The table as a job for the job driver: one chunk per chip total, largest first. Starts with
-// different totals share almost no positions (only a dropped dead stack makes a position
-// smaller), while starts with the same total share most of theirs, and two threads on one total
-// would search the same positions at the same time; so each thread takes a whole total and
-// solves its starts in order, through one solver whose memo serves every total.
+// The table as a job for the job driver: one chunk per start, largest chip totals first, so
+// that a time limit stops it once its first start is in (a total of 30 chips in four colours
+// is a minute of one thread), a start's search cut short where it stands. Starts with different
+// totals share almost no positions (only a dropped dead stack makes a position smaller), while
+// starts with the same total share most of theirs, and two threads on one total would search the
+// same positions at the same time; so each thread takes a slice's starts of one total and solves
+// them in order, through one solver whose memo serves every total. A journal begun when a chunk was
+// a whole chip total goes on in those chunks.
 struct TableRun {
   int colours = 2, max_chips = 0;
   job::Options run;

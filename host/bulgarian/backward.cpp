@@ -307,11 +307,13 @@ WalkKernel parse_walk_kernel(const std::string& name) {
 namespace {
 
 // The rounds kernel: every walk of a round on a thread of its own, up to `descents` each.
-LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::uint64_t descents) {
+LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::uint64_t descents,
+                        const Cancel& cancel) {
   const std::size_t wanted = gpu::walks_per_round();
   LaneWalk out;
   std::vector<ForestWalker> unfinished;
   while (!work.empty()) {
+    if (cancelled(cancel)) throw Cancelled();
     fill_round(work, wanted);
     const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit, descents);
     out.counts.merge({round.histogram, round.leaves});
@@ -329,19 +331,22 @@ LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::ui
 }
 
 // The lanes kernel: one launch, or more where its passes run out.
-LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uint64_t passes) {
-  return drive_lane_walk(std::move(work), lanes_host_walks_per_lane * gpu::walk_lanes_resident(),
-                         [&](const std::vector<ForestWalker>& queue) {
-                           gpu::LaneRound r = gpu::bulgarian_walk_lanes(queue, depth_limit, passes);
-                           LaneLaunch l;
-                           l.counts = {std::move(r.histogram), r.leaves};
-                           l.too_deep = r.too_deep;
-                           l.taken = r.taken;
-                           l.parked = std::move(r.parked);
-                           l.deepest = r.deepest;
-                           l.deepest_walk = r.deepest_walk;
-                           return l;
-                         });
+LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uint64_t passes,
+                       const Cancel& cancel) {
+  return drive_lane_walk(
+      std::move(work), lanes_host_walks_per_lane * gpu::walk_lanes_resident(),
+      [&](const std::vector<ForestWalker>& queue) {
+        gpu::LaneRound r = gpu::bulgarian_walk_lanes(queue, depth_limit, passes);
+        LaneLaunch l;
+        l.counts = {std::move(r.histogram), r.leaves};
+        l.too_deep = r.too_deep;
+        l.taken = r.taken;
+        l.parked = std::move(r.parked);
+        l.deepest = r.deepest;
+        l.deepest_walk = r.deepest_walk;
+        return l;
+      },
+      cancel);
 }
 
 }  // namespace
@@ -349,7 +354,8 @@ LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uin
 
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees,
-                          std::optional<std::uint64_t> budget, WalkKernel kernel) {
+                          std::optional<std::uint64_t> budget, WalkKernel kernel,
+                          const Cancel& cancel) {
 #ifdef PILES_HAVE_CUDA
   const int depth_limit = depth_bound(n);
   const bool rounds = kernel == WalkKernel::rounds;
@@ -363,8 +369,8 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   if (rounds || host_subtrees)
     open_subtrees(work, host_subtrees.value_or(gpu::walks_per_round()), tops);
   check_depth(tops.too_deep);
-  const LaneWalk device = rounds ? walk_in_rounds(std::move(work), depth_limit, steps)
-                                 : walk_in_lanes(std::move(work), depth_limit, steps);
+  const LaneWalk device = rounds ? walk_in_rounds(std::move(work), depth_limit, steps, cancel)
+                                 : walk_in_lanes(std::move(work), depth_limit, steps, cancel);
   check_depth(device.too_deep);
   check_longest_transient(n, device.counts.histogram,
                           replay_to_depth(device.deepest_walk, device.deepest, steps), "backward");
@@ -379,6 +385,7 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   (void)host_subtrees;
   (void)budget;
   (void)kernel;
+  (void)cancel;
   throw std::logic_error("walk_subtrees_gpu in a build without CUDA");
 #endif
 }

@@ -201,11 +201,14 @@ LaneLaunch lane_launch_host(const std::vector<ForestWalker>& queue, int depth_li
 }
 
 LaneWalk lane_walk_host(std::vector<ForestWalker> work, int n, const LaneDevice& device,
-                        std::size_t wanted, LaneWalkStats& stats) {
+                        std::size_t wanted, LaneWalkStats& stats, const Cancel& cancel) {
   const int depth_limit = depth_bound(n);
-  return drive_lane_walk(std::move(work), wanted, [&](const std::vector<ForestWalker>& queue) {
-    return lane_launch_host(queue, depth_limit, device, stats);
-  });
+  return drive_lane_walk(
+      std::move(work), wanted,
+      [&](const std::vector<ForestWalker>& queue) {
+        return lane_launch_host(queue, depth_limit, device, stats);
+      },
+      cancel);
 }
 
 }  // namespace piles::bulgarian

@@ -7,6 +7,7 @@
 
 #include "core/bulgarian_lane.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/common/slices.hpp"
 
 namespace piles::bulgarian {
 
@@ -79,11 +80,14 @@ struct LaneWalk {
 // Launch after launch until no walk is left: before the first, the walks are split until at
 // least `wanted` wait (fill_round); a launch takes them all, and the ones it parks (out of
 // passes) make the next queue as they are. Launch: (queue) -> LaneLaunch.
+// `cancel` is asked before each launch; once it says so the walk throws Cancelled, unfinished.
 template <class Launch>
-LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Launch&& launch) {
+LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Launch&& launch,
+                         const Cancel& cancel = {}) {
   LaneWalk out;
   fill_round(work, wanted);
   while (!work.empty()) {
+    if (cancelled(cancel)) throw Cancelled();
     LaneLaunch l = launch(work);
     out.counts.merge(l.counts);
     out.too_deep = out.too_deep || l.too_deep;
@@ -101,6 +105,6 @@ LaneWalk drive_lane_walk(std::vector<ForestWalker> work, std::size_t wanted, Lau
 // The twin's whole walk of `work` (subtrees of n's forest): the counts, equal to the CPU
 // walk's, and the stats.
 LaneWalk lane_walk_host(std::vector<ForestWalker> work, int n, const LaneDevice& device,
-                        std::size_t wanted, LaneWalkStats& stats);
+                        std::size_t wanted, LaneWalkStats& stats, const Cancel& cancel = {});
 
 }  // namespace piles::bulgarian

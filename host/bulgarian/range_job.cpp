@@ -79,8 +79,8 @@ class RangeJob {
     // One chunk at a time, on every thread: the first chunk of an n can hold most of its
     // forest (at n = 158 one of 32 chunks held 83% of the partitions), and the CPU walk shares
     // a chunk's subtrees out as its threads run dry, where one chunk per thread left all
-    // threads but one idle. `cancel` is asked before each chunk (on the GPU, between its
-    // launches) and inside the CPU walk.
+    // threads but one idle. `cancel` is asked before each chunk, inside the CPU walk and
+    // between the GPU walk's rounds or launches.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
                    const job::ChunkDone& done, const Cancel& cancel) {
       for (const job::Chunk chunk : chunks) {
@@ -123,7 +123,8 @@ class RangeJob {
     std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks_,
                                    all.begin() + all.size() * (c + 1) / chunks_);
     if (run.backend == Backend::gpu)
-      return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_).counts;
+      return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_, cancel)
+          .counts;
     return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr, cancel);
   }
 

@@ -77,7 +77,7 @@ Progress::Progress(std::string label, std::uint64_t total, std::string unit, std
       chunks_(chunks),
       resumed_(resumed.units),
       mode_(style.quiet              ? Mode::none
-            : bar_terminal()         ? Mode::bar
+            : bar_terminal()         ? (style.lines_only ? Mode::none : Mode::bar)
             : style.status_every > 0 ? Mode::lines
                                      : Mode::none),
       every_(style.status_every),

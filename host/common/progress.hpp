@@ -20,6 +20,8 @@ inline constexpr double default_status_every = 30;
 struct ProgressStyle {
   bool quiet = false;                          // nothing at all
   double status_every = default_status_every;  // 0: no status lines
+  // Status lines only, no bar: for a command whose runs draw bars of their own on a terminal.
+  bool lines_only = false;
 };
 
 // A Progress's total where the size of the work is not known beforehand (a trace, a single

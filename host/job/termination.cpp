@@ -15,6 +15,7 @@ namespace piles::job {
 namespace {
 
 std::atomic<bool> terminate_requested{false};
+int open_requests = 0;  // TerminationRequests alive, on the main thread
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 struct sigaction before_termination {};
 
@@ -73,7 +74,8 @@ void on_interrupt(int signal) {
 
 }  // namespace
 
-TerminationRequest::TerminationRequest() {
+TerminationRequest::TerminationRequest() : nested_(open_requests++ > 0) {
+  if (nested_) return;
   terminate_requested = false;
   struct sigaction action {};
   action.sa_handler = on_sigterm;
@@ -83,7 +85,8 @@ TerminationRequest::TerminationRequest() {
 }
 
 TerminationRequest::~TerminationRequest() {
-  sigaction(SIGTERM, &previous_, nullptr);
+  --open_requests;
+  if (!nested_) sigaction(SIGTERM, &previous_, nullptr);
 }
 
 bool TerminationRequest::requested() const {

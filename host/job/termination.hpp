@@ -8,7 +8,8 @@ namespace piles::job {
 // While it lives, SIGTERM (what a batch scheduler sends at a job's time limit, on preemption or
 // on scancel) asks the run to stop cleanly, as --time-limit does, instead of ending the process
 // and the chunks in progress with it. A second SIGTERM goes to the handler there was before
-// (an InterruptNotice's, or the default), which ends the process at once.
+// (an InterruptNotice's, or the default), which ends the process at once. One made while
+// another lives shares it: a SIGTERM the outer one was sent before it counts for it too.
 class TerminationRequest {
  public:
   TerminationRequest();
@@ -19,6 +20,7 @@ class TerminationRequest {
   bool requested() const;
 
  private:
+  bool nested_;
   struct sigaction previous_ {};
 };
 

@@ -27,7 +27,9 @@ Writer::Writer(std::filesystem::path dir, std::string preset, RunTarget target, 
       target_(std::move(target)),
       quiet_(quiet),
       status_every_(status_every),
-      started_(utc_now()) {
+      started_(utc_now()),
+      progress_("results", unknown_total, "files", 0,
+                {.quiet = quiet, .status_every = status_every, .lines_only = true}) {
   // Tried before any table is computed, so that a bad --out costs a usage line, not the work.
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
@@ -64,6 +66,7 @@ std::filesystem::path Writer::external(const std::string& file, const std::strin
   std::filesystem::create_directories(path.parent_path());
   written_.emplace_back(file, description);
   if (!quiet_) fmt::print(stderr, "results: writing {}\n", path.string());
+  progress_.add(1);
   return path;
 }
 
@@ -91,6 +94,7 @@ void Writer::run_record(const std::string& folder, const std::string& tables, do
 
 void Writer::write_game(const std::string& folder, void (*write)(Writer&)) {
   const auto t0 = std::chrono::steady_clock::now();
+  progress_.note(folder + " tables");
   write(*this);
   folders_.push_back(folder);
   runs_[folder].seconds = seconds_since(t0);
@@ -117,9 +121,11 @@ void Writer::write_runs(const std::string& folder, const Runs& runs) {
 }
 
 void Writer::finish() {
+  progress_.note("the index");
   for (const std::string& folder : folders_) write_runs(folder, runs_.at(folder));
   write_frontier();
   write_index();
+  progress_.finish();
 }
 
 void Writer::write_frontier() {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/common/backend.hpp"
+#include "host/common/progress.hpp"
 
 namespace piles::results {
 
@@ -118,6 +119,9 @@ class Writer {
   std::map<std::string, Runs> runs_;
   std::vector<FrontierRow> frontier_;
   std::vector<std::string> waits_;
+  // Status lines of the whole run in a log (--status-every): the files written and the game at
+  // work. On a terminal the runs it starts draw their own bars.
+  Progress progress_;
 };
 
 }  // namespace piles::results

@@ -57,12 +57,17 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
                                std::max<std::uint64_t>(found_capacity, 1));
   const std::uint64_t prefixes = deep.work.chunk_ends.back();
   if (small_on_host && slice_on_host(prefixes, threads, lanes)) return false;
-  if (cancelled(cancel)) throw Cancelled();
+  // Asked before the first launch and, by the lockstep kernels, between launches: the slice
+  // is then left unfinished, its chunks to the run that resumes.
+  const auto stop = [&] {
+    if (cancelled(cancel)) throw Cancelled();
+  };
+  stop();
   std::vector<Partial> groups;
-  for (const auto& r : kernel == GpuKernel::dfs
-                           ? gpu::topswops_search(deep.work)
-                           : gpu::topswops_search_lockstep(deep.work, pass_budget,
-                                                           kernel == GpuKernel::lean))
+  for (const auto& r :
+       kernel == GpuKernel::dfs
+           ? gpu::topswops_search(deep.work)
+           : gpu::topswops_search_lockstep(deep.work, pass_budget, kernel == GpuKernel::lean, stop))
     groups.push_back(to_partial(r));
   const std::vector<Partial> partials =
       finish_groups(plan, deep, target, std::move(groups), threads);

@@ -230,9 +230,56 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
   warp.finished = warp.passes == budget;
 }
 
+// Hands each chunk of the call to `done` once none of its work is left, between launches and
+// when the call is cancelled, so that a slice cut short keeps the chunks it finished. Chunks
+// run together: each is charged its share of the prefixes of the seconds so far.
+struct Reporter {
+  const Plan& plan;
+  const std::vector<int>& chunks;
+  const Results& results;
+  const ChunkDone& done;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::vector<bool> reported = std::vector<bool>(chunks.size(), false);
+  std::size_t prefixes = 0;
+
+  Reporter(const Plan& p, const std::vector<int>& c, const Results& r, const ChunkDone& d)
+      : plan(p), chunks(c), results(r), done(d) {
+    for (int chunk : chunks) prefixes += plan.chunk_prefixes(chunk);
+  }
+  // `left[s]`: some of chunk slot s's work is still to run.
+  void report(const std::vector<bool>& left) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (std::size_t s = 0; s < chunks.size(); ++s) {
+      if (reported[s] || left[s]) continue;
+      reported[s] = true;
+      done(chunks[s], results.partials[s],
+           prefixes ? seconds * plan.chunk_prefixes(chunks[s]) / prefixes : 0.0);
+    }
+  }
+};
+
+// The chunk slots with work left: the parked items from `parked_from` on, the seeds from
+// `seeds_from` on, and the lanes of `state` still searching.
+template <int W>
+std::vector<bool> work_left(const Results& results, const std::vector<Parked<W>>& parked,
+                            std::size_t parked_from, const std::vector<Seed<W>>& seeds,
+                            std::size_t seeds_from, const std::vector<Warp<W>>& state) {
+  std::vector<bool> left(results.partials.size(), false);
+  for (std::size_t i = parked_from; i < parked.size(); ++i)
+    left[results.slot_of[parked[i].lane.chunk]] = true;
+  for (std::size_t i = seeds_from; i < seeds.size(); ++i)
+    left[results.slot_of[seeds[i].chunk]] = true;
+  for (const Warp<W>& warp : state)
+    for (const Lane<W>& lane : warp.lanes)
+      if (lane.next < lockstep::idle) left[results.slot_of[lane.chunk]] = true;
+  return left;
+}
+
 template <int W>
 void run(const Plan& plan, const std::vector<int>& chunks, int target,
-         const LockstepOptions& options, Results& results, LaneUse& use, const Cancel& cancel) {
+         const LockstepOptions& options, Results& results, LaneUse& use, const Cancel& cancel,
+         Reporter& reporter) {
   const std::vector<std::int32_t> table = plan.bounds_at(target);
   const Problem problem = plan.problem(table);
   std::vector<Seed<W>> seeds;
@@ -253,9 +300,25 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
     std::vector<Results> results_by_thread(threads, Results(plan, chunks));
     std::vector<LaneUse> use_by_thread(threads);
     std::exception_ptr failure;
+    const auto merge_threads = [&] {
+      for (int t = 0; t < threads; ++t) {
+        for (std::size_t s = 0; s < chunks.size(); ++s)
+          results.partials[s].merge(results_by_thread[t].partials[s]);
+        use.add(use_by_thread[t]);
+      }
+    };
     // Every warp takes its turn of passes, round after round, until all are finished.
     for (bool open = true; open && !failure;) {
-      if (cancelled(cancel)) throw Cancelled();
+      if (cancelled(cancel)) {
+        // Between turns every lane stands at a unit's end: the chunks none of them holds, and
+        // of whose items none is left, are finished.
+        merge_threads();
+        const std::size_t taken = std::min(items.next.load(), items.size());
+        reporter.report(work_left(results, parked, taken, seeds,
+                                  first_seed + (taken > parked.size() ? taken - parked.size() : 0),
+                                  state));
+        throw Cancelled();
+      }
       open = false;
 #pragma omp parallel for schedule(static, 1) num_threads(threads) reduction(|| : open)
       for (int w = 0; w < warps; ++w) {
@@ -283,13 +346,10 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
       for (int i = 0; i < warp_lanes; ++i)
         if (warp.lanes[i].next < lockstep::idle)
           lockstep::park(parked.emplace_back(), warp.lanes[i], warp.stacks[i]);
-    for (int t = 0; t < threads; ++t) {
-      for (std::size_t s = 0; s < chunks.size(); ++s)
-        results.partials[s].merge(results_by_thread[t].partials[s]);
-      use.add(use_by_thread[t]);
-    }
+    merge_threads();
     use.warp_runs += warps;
     ++use.launches;
+    reporter.report(work_left<W>(results, parked, 0, seeds, first_seed, {}));
   }
 }
 
@@ -298,25 +358,26 @@ void run(const Plan& plan, const std::vector<int>& chunks, int target,
 void run_chunks_lockstep(const Plan& plan, const std::vector<int>& chunks, int target,
                          const LockstepOptions& options, const ChunkDone& done, LaneUse* use,
                          const Cancel& cancel) {
-  const auto start = std::chrono::steady_clock::now();
   Results results(plan, chunks);
+  Reporter reporter(plan, chunks, results, done);
   LaneUse mine;
-  if (words_for(plan.n) == 2)
-    run<2>(plan, chunks, target, options, results, mine, cancel);
-  else
-    run<3>(plan, chunks, target, options, results, mine, cancel);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::size_t prefixes = 0;
-  for (int chunk : chunks) prefixes += plan.chunk_prefixes(chunk);
-  // The chunks ran together: each is charged its share of the prefixes.
-  for (std::size_t s = 0; s < chunks.size(); ++s)
-    done(chunks[s], results.partials[s],
-         prefixes ? seconds * plan.chunk_prefixes(chunks[s]) / prefixes : 0.0);
-  if (use) {
+  const auto count_use = [&] {
+    if (!use) return;
     use->kernel = options.kernel;
     use->add(mine);
+  };
+  try {
+    if (words_for(plan.n) == 2)
+      run<2>(plan, chunks, target, options, results, mine, cancel, reporter);
+    else
+      run<3>(plan, chunks, target, options, results, mine, cancel, reporter);
+  } catch (const Cancelled&) {
+    count_use();
+    throw;
   }
+  // Chunks without prefixes had no work to wait for.
+  reporter.report(std::vector<bool>(chunks.size(), false));
+  count_use();
 }
 
 }  // namespace piles::topswops

@@ -88,8 +88,10 @@ struct LockstepOptions {
   std::uint64_t turn = 0;
 };
 
-// `cancel` is asked between launches and between the warps' turns, as the GPU engine's host
-// would ask between launches; once it says so the call throws Cancelled, the slice unfinished.
+// Each chunk goes to `done` as soon as none of its work is left (between launches). `cancel` is
+// asked between launches and between the warps' turns, as the GPU engine's host asks between
+// launches; once it says so the call hands over the chunks finished by then and throws
+// Cancelled, leaving the others to the run that resumes.
 void run_chunks_lockstep(const Plan& plan, const std::vector<int>& chunks, int target,
                          const LockstepOptions& options, const ChunkDone& done,
                          LaneUse* use = nullptr, const Cancel& cancel = {});

@@ -93,6 +93,22 @@ Node final_deck(int n, Final final) {
   return root;
 }
 
+// When a beam ends early: the search's deadline passed, a beam reached stop_at, or the caller
+// asked to stop (its --time-limit, a SIGTERM).
+struct Halt {
+  Clock::time_point deadline;
+  std::atomic<bool>& stop;
+  const Cancel& cancel;
+  std::atomic<bool>& was_cancelled;
+
+  bool now() const {
+    if (stop.load(std::memory_order_relaxed) || Clock::now() >= deadline) return true;
+    if (!cancelled(cancel)) return false;
+    was_cancelled = true;
+    return true;
+  }
+};
+
 struct BeamResult {
   std::vector<int> deck;
   int steps = 0;
@@ -100,9 +116,9 @@ struct BeamResult {
 };
 
 // One beam of `width` from the final deck (sorted, or card 1 on top and the rest open), level by
-// level until no deck has a predecessor, the clock passes `deadline` or `stop` is set.
+// level until no deck has a predecessor or `halt` says so.
 BeamResult run_beam(int n, Final final, std::size_t width, std::uint64_t seed,
-                    Clock::time_point start, Clock::time_point deadline, std::atomic<bool>& stop) {
+                    Clock::time_point start, const Halt& halt) {
   const Node root = final_deck(n, final);
   std::vector<Node> beam{root}, next;
   std::vector<Candidate> candidates;
@@ -117,7 +133,7 @@ BeamResult run_beam(int n, Final final, std::size_t width, std::uint64_t seed,
                      candidates.end(), by_key);
     candidates.resize(width);
   };
-  for (int level = 1; !stop.load(std::memory_order_relaxed) && Clock::now() < deadline; ++level) {
+  for (int level = 1; !halt.now(); ++level) {
     candidates.clear();
     for (std::uint32_t i = 0; i < beam.size(); ++i)
       for (int k = 2; k <= n; ++k) {
@@ -146,8 +162,7 @@ BeamResult run_beam(int n, Final final, std::size_t width, std::uint64_t seed,
 // prunes; a leaf is a whole game.
 template <int W>
 BeamResult run_forward_beam(int n, Final final, std::size_t width, std::uint64_t seed, int target,
-                            Clock::time_point start, Clock::time_point deadline,
-                            std::atomic<bool>& stop) {
+                            Clock::time_point start, const Halt& halt) {
   std::vector<std::int32_t> table;
   for (int h = 0; h < n; ++h) table.push_back(bound_for(h, final));
   table.push_back(fibonacci_bound(n));
@@ -168,7 +183,7 @@ BeamResult run_forward_beam(int n, Final final, std::size_t width, std::uint64_t
   };
   std::uint64_t nodes[max_n] = {};
   for (int level = 0; level < n - 1 && !beam.empty(); ++level) {
-    if (stop.load(std::memory_order_relaxed) || Clock::now() >= deadline) break;
+    if (halt.now()) break;
     next.clear();
     for (std::size_t i = 0; i < beam.size(); ++i) {
       Frame<W> f = beam[i].frame;
@@ -217,7 +232,8 @@ LongGame find_long_game(const QuickBoundOptions& options) {
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                     std::chrono::duration<double>(std::min(options.seconds, 1e9)));
-  std::atomic<bool> stop{false};
+  std::atomic<bool> stop{false}, was_cancelled{false};
+  const Halt halt{deadline, stop, options.cancel, was_cancelled};
   LongGame best;
   best.deck = start_deck(final_deck(n, options.final), n);
   for (int round = 0; options.max_rounds == 0 || round < options.max_rounds; ++round) {
@@ -228,19 +244,18 @@ LongGame find_long_game(const QuickBoundOptions& options) {
           mix(options.seed ^ mix(static_cast<std::uint64_t>(round) << 32 | t));
       const int target = best.steps + 1;
       if ((round * options.threads + t) % 2 == 1)
-        results[t] = run_beam(n, options.final, width, seed, start, deadline, stop);
+        results[t] = run_beam(n, options.final, width, seed, start, halt);
       else if (words_for(n) == 2)
-        results[t] =
-            run_forward_beam<2>(n, options.final, width, seed, target, start, deadline, stop);
+        results[t] = run_forward_beam<2>(n, options.final, width, seed, target, start, halt);
       else
-        results[t] =
-            run_forward_beam<3>(n, options.final, width, seed, target, start, deadline, stop);
+        results[t] = run_forward_beam<3>(n, options.final, width, seed, target, start, halt);
       if (options.stop_at && results[t].steps >= *options.stop_at) stop = true;
     });
     for (const BeamResult& r : results)
       if (r.steps > best.steps) best = {r.deck, r.steps, r.seconds};
-    if (stop || Clock::now() >= deadline) break;
+    if (halt.now()) break;
   }
+  best.cancelled = was_cancelled;
   return best;
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "host/common/slices.hpp"
 #include "host/topswops/plan.hpp"
 
 namespace piles::topswops {
@@ -14,6 +15,7 @@ struct LongGame {
   std::vector<int> deck;
   int steps = 0;
   double seconds = 0;
+  bool cancelled = false;  // `cancel` ended the search before its time
 };
 
 struct QuickBoundOptions {
@@ -24,6 +26,9 @@ struct QuickBoundOptions {
   std::uint64_t seed = 1;
   std::optional<int> stop_at;  // stop once a game this long is found (an upper limit on f(n))
   int max_rounds = 0;          // rounds of beams (see find_long_game); 0: until `seconds` ends
+  // Asked before every level of a beam, as the time is: once it says so (a run's --time-limit or
+  // SIGTERM) the search ends with the best game it reached.
+  Cancel cancel;
 };
 
 // Searches quickly for a long game on n cards, for the exact search's starting lower bound: any

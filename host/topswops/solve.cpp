@@ -9,6 +9,7 @@
 
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
+#include "host/job/termination.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/deepen.hpp"
 #include "host/topswops/gpu_engine.hpp"
@@ -141,8 +142,11 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 }
 
 // The start of a run told no bound, as rank 0 decides it and every rank reads it: "steps
-// d1,d2,...", or "" to start from f(n-1).
-std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain) {
+// d1,d2,...", or "" to start from f(n-1). The quick search takes at most half the time left
+// before --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends
+// it with the best game found so far; `cut_by` then names what cut it short.
+std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
+                        const Cancel& cancel, std::string& cut_by) {
   const std::string& journal = options.run.checkpoint;
   // A journal already begun starts where it started.
   if (!journal.empty() && std::filesystem::exists(journal) &&
@@ -155,15 +159,25 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
     });
     return start;
   }
+  double seconds = options.quick_seconds;
+  bool limited = false;
+  if (options.run.time_limit) {
+    const double half_left =
+        std::max(0.0, options.run.started + *options.run.time_limit - steady_seconds()) / 2;
+    limited = half_left < seconds;
+    seconds = std::min(seconds, half_left);
+  }
   const bool talk = !job::progress_style(options.run).quiet;
   if (talk)
     fmt::print(stderr,
-               "piles: topswops n={}: a quick search for a long game to start from ({} s)\n",
-               options.n, options.quick_seconds);
+               "piles: topswops n={}: a quick search for a long game to start from ({:.3g} s{})\n",
+               options.n, seconds, limited ? ", half the time left before --time-limit" : "");
   const LongGame game = find_long_game({.n = options.n,
                                         .final = options.final,
-                                        .seconds = options.quick_seconds,
-                                        .threads = run.threads});
+                                        .seconds = seconds,
+                                        .threads = run.threads,
+                                        .cancel = cancel});
+  cut_by = game.cancelled ? "SIGTERM" : limited ? "--time-limit" : "";
   // The start target must be a real game's length: played again here.
   const Game check = play(game.deck);
   if (check.steps != game.steps || (options.final == Final::sorted && !check.ends_sorted))
@@ -171,8 +185,10 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
                                        comma_list(game.deck), game.steps));
   if (talk)
     fmt::print(stderr,
-               "piles: topswops n={}: {} steps (found after {:.1f} s), against {} for f({})\n",
-               options.n, game.steps, game.seconds, plain.start_target, options.n - 1);
+               "piles: topswops n={}: {} steps (found after {:.1f} s{}), against {} for f({})\n",
+               options.n, game.steps, game.seconds,
+               cut_by.empty() ? "" : ", the search cut short by " + cut_by, plain.start_target,
+               options.n - 1);
   if (game.steps <= plain.start_target) return "";
   return fmt::format("{} {}", game.steps, comma_list(game.deck));
 }
@@ -191,14 +207,16 @@ Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
 
 // The plan of a run: the backward engine's, or the forward search's from --bound's start, a
 // quick search's game (quick_start) or f(n-1).
-Plan plan_for(const SolveOptions& options, const RunTarget& run) {
+Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel,
+              std::string& quick_cut_by) {
   if (options.engine == CpuEngine::backward) return backward_plan(options, run);
   Plan plain = make_plan(options.n, options.final, options.bound, options.tail);
   if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
       options.run.shard)
     return plain;
   const mpi::Session* session = options.run.session;
-  std::string start = !session || session->root() ? quick_start(options, run, plain) : "";
+  std::string start =
+      !session || session->root() ? quick_start(options, run, plain, cancel, quick_cut_by) : "";
   if (session) start = mpi::broadcast(*session, start);
   if (start.empty()) return plain;
   const auto space = start.find(' ');
@@ -211,7 +229,13 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run) {
 }  // namespace
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
-  const Plan plan = plan_for(options, run);
+  // A journaled run stops cleanly on SIGTERM from its start, the quick search included (the
+  // driver's own request, inside this one, keeps what it was told).
+  std::optional<job::TerminationRequest> termination;
+  if (!options.run.checkpoint.empty() && !options.run.session) termination.emplace();
+  const Cancel terminated = [&] { return termination && termination->requested(); };
+  std::string quick_cut_by;
+  const Plan plan = plan_for(options, run, terminated, quick_cut_by);
   Tally tally;
   std::optional<Estimate> estimate;
   if (plan.n >= estimated_from_n && !plan.backward)  // the probes walk the forward tree
@@ -221,6 +245,7 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
       job::run(make_job(plan, options, tally, estimate ? &*estimate : nullptr), options.run, run));
   s.estimate = estimate;
   s.start_deck = plan.start_deck;
+  if (!plan.start_deck.empty()) s.quick_cut_by = quick_cut_by;
   s.target = run;
   s.chunks_on_host = tally.chunks_on_host;
   if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep)

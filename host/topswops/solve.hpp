@@ -62,6 +62,7 @@ struct Solution {
   std::vector<job::DeviceShare> devices;  // a run on several devices, each one's share
   std::optional<Estimate> estimate;       // of the search's nodes, made before it ran
   std::vector<int> start_deck;  // the quick search's game the start target came from, if any
+  std::string quick_cut_by;     // "--time-limit" or "SIGTERM" where that cut the search short
 };
 
 // Runs the search (or its shard) through the job driver, on either engine. Under MPI every rank
