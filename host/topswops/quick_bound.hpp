@@ -24,8 +24,8 @@ struct QuickBoundOptions {
   double seconds = 60;  // wall-clock limit
   int threads = 1;
   std::uint64_t seed = 1;
-  std::optional<int> stop_at;  // stop once a game this long is found (an upper limit on f(n))
-  int max_rounds = 0;          // rounds of beams (see find_long_game); 0: until `seconds` ends
+  std::optional<int> stop_at{};  // stop once a game this long is found (an upper limit on f(n))
+  int max_rounds = 0;            // rounds of beams (see find_long_game); 0: until `seconds` ends
   // Asked before every level of a beam, as the time is: once it says so (a run's --time-limit or
   // SIGTERM) the search ends with the best game it reached.
   Cancel cancel;
