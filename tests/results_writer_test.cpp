@@ -127,7 +127,7 @@ TEST(ResultsWriter, StatusLinesInALog) {
       EXPECT_EQ(err, "");
       continue;
     }
-    EXPECT_NE(err.find("piles: results: 1.0 files, "), std::string::npos) << err;
+    EXPECT_NE(err.find("piles: results: 1 file, "), std::string::npos) << err;
     EXPECT_NE(err.find("elapsed, slow tables\n"), std::string::npos) << err;
     EXPECT_NE(err.find("piles: results: done: "), std::string::npos) << err;
   }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -18,6 +19,8 @@ std::string human_count(double x) {
   const char* suffix[] = {"", "k", "M", "G", "T", "P"};
   int i = 0;
   while (x >= 1000 && i < 5) x /= 1000, ++i;
+  // "45 files", not "45.0 files": a whole count below a thousand has no tenths to show.
+  if (i == 0 && x == std::floor(x)) return fmt::format("{:.0f}", x);
   return fmt::format("{:.1f}{}", x, suffix[i]);
 }
 
@@ -159,8 +162,12 @@ std::string Progress::status(bool final, bool compact) {
   std::string text;
   if (chunks_ > 0) text = fmt::format("{}/{} chunks, ", chunks_done_.load(), chunks_);
   if (total_ == unknown_total) {
-    text += fmt::format("{} {}, {} {}/s, {} elapsed", human_count(worked), unit_, human_count(rate),
-                        unit_, human_seconds(seconds));
+    // Units are plural nouns: "1 file", "2 files".
+    const std::string amount = human_count(worked);
+    const std::string noun =
+        amount == "1" && unit_.ends_with('s') ? unit_.substr(0, unit_.size() - 1) : unit_;
+    text += fmt::format("{} {}, {} {}/s, {} elapsed", amount, noun, human_count(rate), unit_,
+                        human_seconds(seconds));
   } else {
     // The ETA from this run's own rate; the percentage of the whole, resumed work included.
     const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
