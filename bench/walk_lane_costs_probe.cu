@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "core/bulgarian_lane.hpp"
+#include "kernels/walk_lanes_device.cuh"
 
 namespace lanes = piles::bulgarian::lanes;
 using piles::bulgarian::ForestNode;
@@ -28,30 +29,7 @@ enum Probe {
   nothing_probe
 };
 
-constexpr unsigned full_warp = ~0u;
-
-__device__ __forceinline__ unsigned long long load_acquire(unsigned long long* p) {
-  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).load(
-      cuda::memory_order_acquire);
-}
-
-__device__ __forceinline__ void store_release(unsigned long long* p, unsigned long long v) {
-  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).store(
-      v, cuda::memory_order_release);
-}
-
-__device__ __forceinline__ long long load_relaxed(long long* p) {
-  return cuda::atomic_ref<long long, cuda::thread_scope_device>(*p).load(
-      cuda::memory_order_relaxed);
-}
-
-__device__ void shuffle_walk(const ForestWalker& w, int from, ForestWalker& got) {
-  constexpr int words = sizeof(ForestWalker) / sizeof(unsigned);
-  const auto* in = reinterpret_cast<const unsigned*>(&w);
-  auto* out = reinterpret_cast<unsigned*>(&got);
-#pragma unroll
-  for (int i = 0; i < words; ++i) out[i] = __shfl_sync(full_warp, in[i], from);
-}
+using namespace piles::gpu::walk_lanes;
 
 // The pool's ring is `slots`, its sequence words `out + 8`; its counters `next` (head, tail,
 // avail, open), its mask `count`, its low-water mark `pass`.

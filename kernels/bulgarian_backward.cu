@@ -9,11 +9,13 @@
 #include "kernels/bulgarian_backward.hpp"
 #include "kernels/device_buffer.cuh"
 #include "kernels/launch.cuh"
+#include "kernels/walk_lanes_device.cuh"
 
 namespace piles::gpu {
 namespace {
 
 using bulgarian::ForestWalker;
+using namespace walk_lanes;
 
 constexpr int block_size = 128;
 
@@ -23,8 +25,6 @@ constexpr int deepest_walk_bits = 40;
 // A shared-memory bin hands this much to the global histogram as it reaches it, so 32 bits
 // never wrap (a 64-bit shared atomicAdd is a compare-and-swap loop on sm_90).
 constexpr unsigned bin_flush = 1u << 31;
-
-constexpr unsigned full_warp = ~0u;
 
 // Counts a visit at `depth` in the block's histogram, handing a full bin to the global one.
 __device__ __forceinline__ void count_depth(unsigned* block_hist, unsigned long long* histogram,
@@ -110,32 +110,6 @@ struct LanesLaunch {
   int depth_limit;
   unsigned long long pass_budget;
 };
-
-__device__ __forceinline__ unsigned long long load_acquire(unsigned long long* p) {
-  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).load(
-      cuda::memory_order_acquire);
-}
-
-__device__ __forceinline__ void store_release(unsigned long long* p, unsigned long long v) {
-  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).store(
-      v, cuda::memory_order_release);
-}
-
-__device__ __forceinline__ long long load_relaxed(long long* p) {
-  return cuda::atomic_ref<long long, cuda::thread_scope_device>(*p).load(
-      cuda::memory_order_relaxed);
-}
-
-// A lane's walk from lane `from` of its warp, word by word, through local memory (the walk's
-// ring is there anyway), so that no register holds more than a word of it.
-__device__ void shuffle_walk(const ForestWalker& w, int from, ForestWalker& got) {
-  constexpr int words = sizeof(ForestWalker) / sizeof(unsigned);
-  static_assert(sizeof(ForestWalker) % sizeof(unsigned) == 0);
-  const auto* in = reinterpret_cast<const unsigned*>(&w);
-  auto* out = reinterpret_cast<unsigned*>(&got);
-#pragma unroll
-  for (int i = 0; i < words; ++i) out[i] = __shfl_sync(full_warp, in[i], from);
-}
 
 // Each lane walks its own subtree one unit a pass (core/bulgarian_lane.hpp). Every pass a
 // warp's idle lanes first take the rest of its busy lanes' walks (shuffles), then walks of
