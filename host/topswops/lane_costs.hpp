@@ -28,7 +28,7 @@ struct UnitCosts {
 // final, two-word decks), each instruction given to what it serves by the source line it came
 // from: `scripts/lane-costs --kernel` prints these figures.
 inline constexpr UnitCosts lockstep_kernel_costs{{12, 40, 97, 61, 24}, 366, 14, 16, 17, 0, 1014};
-inline constexpr UnitCosts lean_kernel_costs{{12, 20, 98, 61, 21}, 363, 13, 10, 13, 23, 1170};
+inline constexpr UnitCosts lean_kernel_costs{{12, 20, 98, 61, 21}, 363, 14, 10, 13, 23, 1170};
 
 // The units alone, as probes (bench/lane_costs_probe.cu) compile them, with no pass around them:
 // the model's costs before it counted the kernel, kept for comparison. In sm_90 SASS

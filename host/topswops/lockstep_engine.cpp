@@ -17,10 +17,9 @@ std::array<std::uint64_t, model_parts.size()> LaneUse::by_part(const UnitCosts& 
   for (int u = 0; u < lockstep::unit_kinds; ++u) sum[u] = unit_passes[u] * c.unit[u];
   sum[5] = refill_passes * c.refill;
   sum[6] = voted_passes * c.vote;
-  // Every unit but the flip (and the choice before it) is reached through a jump table.
-  sum[7] =
-      (unit_passes[lockstep::block] + unit_passes[lockstep::land] + unit_passes[lockstep::ret]) *
-      c.dispatch;
+  // Every unit but the flip (and the choice before it) is reached through a jump table, or in
+  // the lean kernel a chain of branches that a pass walks once for all its lanes.
+  sum[7] = dispatched_passes * c.dispatch;
   sum[8] = flip_again_passes * c.flip_again;
   sum[9] = passes * c.pass;
   sum[10] = warp_runs * c.warp;
@@ -59,6 +58,7 @@ void LaneUse::add(const LaneUse& other) {
     unit_passes[u] += other.unit_passes[u];
   }
   voted_passes += other.voted_passes;
+  dispatched_passes += other.dispatched_passes;
   refill_passes += other.refill_passes;
   lanes_wanting += other.lanes_wanting;
   refills += other.refills;
@@ -121,12 +121,15 @@ struct Launch {
   const LockstepOptions& options;
 };
 
-// The lanes a pass steps (see Schedule).
+// The lanes a pass steps (see Schedule); the lean kernel votes returns with landings.
 template <int W>
-std::uint32_t lanes_to_step(const Lane<W>* lanes, Schedule schedule) {
+std::uint32_t lanes_to_step(const Lane<W>* lanes, Schedule schedule, bool lean) {
   std::uint32_t wanting[lockstep::unit_kinds] = {};
-  for (int i = 0; i < warp_lanes; ++i)
-    if (lanes[i].next < lockstep::idle) wanting[lockstep::vote_kind(lanes[i].next)] |= 1u << i;
+  for (int i = 0; i < warp_lanes; ++i) {
+    const int next = lanes[i].next;
+    if (next < lockstep::idle)
+      wanting[lean ? lockstep::lean_vote_kind(next) : lockstep::vote_kind(next)] |= 1u << i;
+  }
   if (schedule == Schedule::by_unit) {
     unsigned best = 0;
     for (int u = 0; u < lockstep::unit_kinds; ++u)
@@ -193,7 +196,7 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
         }
       }
     }
-    const std::uint32_t stepping = lanes_to_step(lanes, launch.options.schedule);
+    const std::uint32_t stepping = lanes_to_step(lanes, launch.options.schedule, lean);
     bool all_done = true;
     for (int i = 0; i < warp_lanes; ++i) all_done = all_done && lanes[i].next == lockstep::done;
     if (all_done) {
@@ -225,6 +228,8 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
       }
     }
     for (int u = 0; u < lockstep::unit_kinds; ++u) use.unit_passes[u] += kinds >> u & 1;
+    use.dispatched_passes +=
+        (kinds & (1u << lockstep::block | 1u << lockstep::land | 1u << lockstep::ret)) != 0;
     use.flip_again_passes += flipped_again;
   }
   warp.finished = warp.passes == budget;

@@ -51,6 +51,7 @@ struct LaneUse {
   std::array<std::uint64_t, lockstep::unit_kinds> units{};        // units taken by lanes, per kind
   std::array<std::uint64_t, lockstep::unit_kinds> unit_passes{};  // passes issuing each kind
   std::uint64_t voted_passes = 0;       // passes that ran the vote (the by_unit schedule)
+  std::uint64_t dispatched_passes = 0;  // passes that ran a unit other than the flip
   std::uint64_t refill_passes = 0;      // passes in which some lane wanted work
   std::uint64_t lanes_wanting = 0;      // lanes that wanted work, counted at each refill
   std::uint64_t refills = 0;            // work items taken by lanes
