@@ -316,11 +316,14 @@ PILES_TOPSWOPS_HOT void flip_two_words_by_permutes(Deck<2>& d, const FlipSelecto
   using bits::byte_perm;
   const auto x0 = static_cast<std::uint32_t>(d.w[0]), x1 = static_cast<std::uint32_t>(d.w[0] >> 32),
              x2 = static_cast<std::uint32_t>(d.w[1]), x3 = static_cast<std::uint32_t>(d.w[1] >> 32);
+  // In an order in which each word of the result can take the register of the word it
+  // replaces, with no copy (one SASS instruction less in the lean kernel's flip).
+  const std::uint32_t low0 = byte_perm(x0, x1, sel.s[5]), high0 = byte_perm(x2, x3, sel.s[6]);
+  const std::uint32_t from2 = byte_perm(x0, x1, sel.s[1]), from1 = byte_perm(x0, x1, sel.s[3]);
   const std::uint32_t o3 = byte_perm(x0, x3, sel.s[0]);
-  const std::uint32_t o2 = byte_perm(byte_perm(x0, x1, sel.s[1]), x2, sel.s[2]);
-  const std::uint32_t o1 = byte_perm(byte_perm(x0, x1, sel.s[3]), x2, sel.s[4]);
-  const std::uint32_t o0 =
-      byte_perm(byte_perm(x0, x1, sel.s[5]), byte_perm(x2, x3, sel.s[6]), sel.s[7]);
+  const std::uint32_t o1 = byte_perm(from1, x2, sel.s[4]);
+  const std::uint32_t o2 = byte_perm(from2, x2, sel.s[2]);
+  const std::uint32_t o0 = byte_perm(low0, high0, sel.s[7]);
   d.w[0] = std::uint64_t{o1} << 32 | o0;
   d.w[1] = std::uint64_t{o3} << 32 | o2;
 }

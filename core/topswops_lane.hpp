@@ -77,9 +77,13 @@ PILES_HD void unpark(Lane<W>& a, SavedFrame<W>* stack, const Parked<W>& in) {
 // The next unit at f: its choices pruned at the current target, then a choice or a return; a
 // return at the subtree's top ends the lane's work.
 template <int W>
+PILES_TOPSWOPS_HOT void next_at_frame(Lane<W>& a) {
+  a.next = a.f.todo ? choose : a.level == a.base ? idle : ret;
+}
+template <int W>
 PILES_TOPSWOPS_HOT void after_choice(Lane<W>& a, const Problem& p) {
   prune_choices(a.f, p, a.target);
-  a.next = a.f.todo ? choose : a.level == a.base ? idle : ret;
+  next_at_frame(a);
 }
 
 // Starts a lane on a seed's subtree, at `target`.
@@ -240,7 +244,8 @@ PILES_TOPSWOPS_HOT void choose_unit(Lane<W>& a) {
 }
 
 // Lean: both entries of the bound read and the smaller taken, with no branch (the look's entry
-// is the block's own where it does not apply), and the next unit by land_or_flip.
+// is the block's own where it does not apply), the next unit by land_or_flip, and after a
+// pruned choice no second pruning of f.
 template <bool Sorted, bool Lean = false, int W>
 PILES_TOPSWOPS_HOT void block_unit(Lane<W>& a, const Problem& p, const Deck<W>& sorted) {
   // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
@@ -254,15 +259,23 @@ PILES_TOPSWOPS_HOT void block_unit(Lane<W>& a, const Problem& p, const Deck<W>& 
   } else if (look && p.bound[p.n - 1] < left) {
     left = p.bound[p.n - 1];
   }
-  if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h))
-    return after_choice(a, p);
+  if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h)) {
+    // Lean: f is as the last after_choice left it, pruned at this target (only a landing
+    // raises it), so pruning it again would change nothing.
+    if constexpr (Lean)
+      return next_at_frame(a);
+    else
+      return after_choice(a, p);
+  }
   if constexpr (Lean)
     a.next = land_or_flip(a.play);
   else
     a.next = is_blank(a.play.top()) ? land : flip;
 }
 
-template <bool Sorted, int W, class Sink>
+// The landing and the return each end in after_choice, unless told not to (ThenChoose = false:
+// the lean kernel's stack_unit, which runs both in one pass and the choice once for both).
+template <bool Sorted, bool ThenChoose = true, int W, class Sink>
 PILES_TOPSWOPS_HOT void land_unit(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
                                   const Deck<W>& sorted, Sink& sink) {
   Frame<W> c;
@@ -271,23 +284,35 @@ PILES_TOPSWOPS_HOT void land_unit(Lane<W>& a, SavedFrame<W>* stack, const Proble
   c.h = a.h;
   c.unused = a.f.unused & ~(1u << a.k);
   const int level = a.level + 1;
+  const bool leaf = level == p.n - 1;  // once: the report's call would lose it
   sink.node(a.chunk, level);
-  if ((level == p.n - 1 || Sorted) && c.steps >= a.target &&
-      (!Sorted || known_in_place(c.deck, sorted))) {
+  if ((leaf || Sorted) && c.steps >= a.target && (!Sorted || known_in_place(c.deck, sorted))) {
     report(a.start, a.f, a.k, a.base, a.level, a.chunk, stack, p.n, c.deck, c.steps, sink);
     if constexpr (!keeps_target<Sink>) a.target = c.steps;
   }
-  if (level < p.n - 1) {  // not a leaf: down to the child
+  if (!leaf) {  // down to the child
     stack[a.level++] = save(a.f);
     a.f = c;
     open_choices(a.f);
   }
-  after_choice(a, p);
+  if constexpr (ThenChoose) after_choice(a, p);
 }
 
-template <int W>
+template <bool ThenChoose = true, int W>
 PILES_TOPSWOPS_HOT void ret_unit(Lane<W>& a, SavedFrame<W>* stack, const Problem& p) {
   a.f = restore(stack[--a.level]);
+  if constexpr (ThenChoose) after_choice(a, p);
+}
+
+// The lean kernel's pass of landings and returns (lean_vote_kind): each lane its own unit, then
+// the choice of the next unit, issued once for both.
+template <bool Sorted, int W, class Sink>
+PILES_TOPSWOPS_HOT void stack_unit(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
+                                   const Deck<W>& sorted, Sink& sink) {
+  if (a.next == land)
+    land_unit<Sorted, false>(a, stack, p, sorted, sink);
+  else
+    ret_unit<false>(a, stack, p);
   after_choice(a, p);
 }
 
@@ -335,9 +360,8 @@ PILES_TOPSWOPS_HOT void step_by_branches(Lane<W>& a, SavedFrame<W>* stack, const
     if (a.next == choose) choose_unit(a);
     return flip_unit<true>(a, flips);
   }
-  if (a.next == land) return land_unit<Sorted>(a, stack, p, sorted, sink);
+  if (a.next == land || a.next == ret) return stack_unit<Sorted>(a, stack, p, sorted, sink);
   if (a.next == block) return block_unit<Sorted, true>(a, p, sorted);
-  if (a.next == ret) return ret_unit(a, stack, p);
 }
 
 }  // namespace piles::topswops::lockstep

@@ -102,6 +102,9 @@ __shared__ topswops::FlipSelectors lean_flips[lockstep::flip_lengths];
 struct LeanFlips {
   std::uint32_t base;
   __device__ __forceinline__ topswops::FlipSelectors operator[](int k) const {
+    // k is the top byte that the flip unit also compares with h: the asm keeps the compiler from
+    // masking the shifted word apart from it (one instruction more).
+    asm("mov.b32 %0, %0;" : "+r"(k));
     const auto at = base + static_cast<std::uint32_t>(k * sizeof(topswops::FlipSelectors));
     topswops::FlipSelectors f;
     asm("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"

@@ -20,7 +20,8 @@ import sys
 KERNEL = "kernels/topswops_lockstep.cu"
 LANE = "core/topswops_lane.hpp"
 UNITS = ["choose", "flip", "block", "land", "ret"]
-PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp"]
+# stack: the lean kernel's pass of landings and returns, less the units themselves.
+PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp", "stack"]
 
 
 def source(path):
@@ -64,9 +65,10 @@ def kernel_parts(lean):
 
 
 def unit_ranges():
-    """core/topswops_lane.hpp: the lines of each unit's function (choose_unit .. ret_unit)."""
+    """core/topswops_lane.hpp: the lines of each unit's function (choose_unit .. ret_unit,
+    stack_unit)."""
     lines = source(LANE)
-    return {u: function_range(lines, "void %s_unit(" % u) for u in UNITS}
+    return {u: function_range(lines, "void %s_unit(" % u) for u in UNITS + ["stack"]}
 
 
 def instructions(dis, lean):
@@ -97,12 +99,12 @@ def instructions(dis, lean):
 
 def part_of(frames, kernel, units):
     """The part an instruction serves: by its line in the kernel's loop, and for a step, by the
-    unit function it was inlined from (the step's own lines: the dispatch)."""
+    innermost unit function it was inlined from (the step's own lines: the dispatch)."""
     for i, (f, n) in enumerate(frames):
         if f.endswith(KERNEL) and n in kernel:
             if kernel[n] is not None:
                 return kernel[n]
-            for g, k in frames[i + 1 :]:
+            for g, k in reversed(frames[i + 1 :]):
                 if g.endswith(LANE):
                     for u, (first, last) in units.items():
                         if first <= k <= last:
@@ -136,7 +138,7 @@ def main():
         head, tail = None, None
         for at, text, _ in code:
             m = re.search(r"BRA `\((\.L_x_\d+)\)", text)
-            if m and at > max(votes) and labels[m.group(1)] < min(votes):
+            if m and at > max(votes) and labels[m.group(1)] <= min(votes):
                 if head is None or labels[m.group(1)] < head:
                     head, tail = labels[m.group(1)], at
         # Lines of the loop's own code may be laid out before it, after it (once a launch) or

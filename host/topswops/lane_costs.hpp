@@ -11,7 +11,8 @@ namespace piles::topswops {
 // ballot for idle lanes, the counter, and in the lockstep kernel the check that all are done);
 // the vote of a pass run by unit; the jump to a unit other than the flip; a refill (ballot,
 // counter, shuffle, taking a seed or a parked lane); the lean kernel's second flip in a pass;
-// and once per warp and launch, its start and end (counts cleared, flushed, lanes parked).
+// once per warp and launch, its start and end (counts cleared, flushed, lanes parked); and in
+// the lean kernel, a pass of landings and returns: what it issues once for both (stack_unit).
 // Both sides of a branch count, as a warp whose lanes part there issues both. The host lockstep
 // engine's warp model (LaneUse) weighs the events it counts by them.
 struct UnitCosts {
@@ -22,13 +23,14 @@ struct UnitCosts {
   int dispatch = 0;
   int flip_again = 0;
   int warp = 0;
+  int stack = 0;
 };
 
 // The kernels as the build compiles them (lockstep_kernel<2, false, Lean> in sm_90 SASS, any
 // final, two-word decks), each instruction given to what it serves by the source line it came
 // from: `scripts/lane-costs --kernel` prints these figures.
-inline constexpr UnitCosts lockstep_kernel_costs{{12, 40, 97, 61, 24}, 366, 14, 16, 17, 0, 1014};
-inline constexpr UnitCosts lean_kernel_costs{{12, 20, 98, 61, 21}, 363, 14, 10, 13, 23, 1170};
+inline constexpr UnitCosts lockstep_kernel_costs{{12, 40, 97, 59, 24}, 366, 14, 16, 17, 0, 1011};
+inline constexpr UnitCosts lean_kernel_costs{{12, 18, 92, 48, 13}, 363, 14, 10, 11, 21, 1165, 12};
 
 // The units alone, as probes (bench/lane_costs_probe.cu) compile them, with no pass around them:
 // the model's costs before it counted the kernel, kept for comparison. In sm_90 SASS

@@ -23,6 +23,7 @@ std::array<std::uint64_t, model_parts.size()> LaneUse::by_part(const UnitCosts& 
   sum[8] = flip_again_passes * c.flip_again;
   sum[9] = passes * c.pass;
   sum[10] = warp_runs * c.warp;
+  sum[11] = stack_passes * c.stack;
   return sum;
 }
 
@@ -44,7 +45,7 @@ std::uint64_t LaneUse::lane_instructions(const UnitCosts& c) const {
   std::uint64_t sum = 32 * (warp_runs * c.warp + passes * c.pass + voted_passes * c.vote) +
                       lanes_wanting * c.refill;
   for (int u = 0; u < lockstep::unit_kinds; ++u) sum += units[u] * c.unit[u];
-  return sum;
+  return sum + (units[lockstep::land] + units[lockstep::ret]) * c.stack;
 }
 
 void LaneUse::add(const LaneUse& other) {
@@ -59,6 +60,7 @@ void LaneUse::add(const LaneUse& other) {
   }
   voted_passes += other.voted_passes;
   dispatched_passes += other.dispatched_passes;
+  stack_passes += other.stack_passes;
   refill_passes += other.refill_passes;
   lanes_wanting += other.lanes_wanting;
   refills += other.refills;
@@ -230,6 +232,7 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
     for (int u = 0; u < lockstep::unit_kinds; ++u) use.unit_passes[u] += kinds >> u & 1;
     use.dispatched_passes +=
         (kinds & (1u << lockstep::block | 1u << lockstep::land | 1u << lockstep::ret)) != 0;
+    use.stack_passes += (kinds & (1u << lockstep::land | 1u << lockstep::ret)) != 0;
     use.flip_again_passes += flipped_again;
   }
   warp.finished = warp.passes == budget;

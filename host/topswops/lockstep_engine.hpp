@@ -34,9 +34,9 @@ constexpr const UnitCosts& kernel_costs(LockstepKernel k) {
 }
 
 // What a warp's instructions serve, as the model splits them (UnitCosts' parts, units first).
-inline constexpr std::array<const char*, 11> model_parts = {
-    "choose", "flip",     "block",      "land", "ret", "refill",
-    "vote",   "dispatch", "flip_again", "pass", "warp"};
+inline constexpr std::array<const char*, 12> model_parts = {
+    "choose", "flip",     "block",      "land", "ret",  "refill",
+    "vote",   "dispatch", "flip_again", "pass", "warp", "stack"};
 
 // What the warps issued: each pass its own instructions and its vote, the unit (or, in the
 // mixed and per-thread schedules, every kind of unit that any of its lanes takes) once, a jump
@@ -52,6 +52,7 @@ struct LaneUse {
   std::array<std::uint64_t, lockstep::unit_kinds> unit_passes{};  // passes issuing each kind
   std::uint64_t voted_passes = 0;       // passes that ran the vote (the by_unit schedule)
   std::uint64_t dispatched_passes = 0;  // passes that ran a unit other than the flip
+  std::uint64_t stack_passes = 0;       // passes that ran a landing or a return
   std::uint64_t refill_passes = 0;      // passes in which some lane wanted work
   std::uint64_t lanes_wanting = 0;      // lanes that wanted work, counted at each refill
   std::uint64_t refills = 0;            // work items taken by lanes
