@@ -237,7 +237,8 @@ PILES_TOPSWOPS_HOT void choose_unit(Lane<W>& a) {
   a.f.todo &= a.f.todo - 1;
   a.k = k;
   a.play = a.f.deck;
-  a.play.w[0] = (a.play.w[0] & ~0xffull) | static_cast<std::uint64_t>(k);
+  // Zero-extended: from an int, ptxas extends the sign, an instruction more.
+  a.play.w[0] = (a.play.w[0] & ~0xffull) | static_cast<std::uint32_t>(k);
   a.steps = a.f.steps;
   a.h = a.f.h;
   a.next = flip;
