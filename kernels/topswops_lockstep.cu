@@ -1,9 +1,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -223,9 +225,26 @@ std::vector<Seed<W>> seeds_of(const TopswopsWork& work) {
   return seeds;
 }
 
+// The chunks of the first `count` lanes parked in `parked`: their chunk fields alone, copied
+// with the stride of a parked lane.
+template <int W>
+std::vector<std::uint32_t> parked_chunks(const DeviceBuffer<Parked<W>>& parked,
+                                         std::uint64_t count) {
+  static_assert(std::is_standard_layout_v<Parked<W>> && std::is_standard_layout_v<Lane<W>>);
+  std::vector<std::uint32_t> chunks(count);
+  if (count > 0)
+    PILES_CUDA_CHECK(cudaMemcpy2D(chunks.data(), sizeof(std::uint32_t),
+                                  reinterpret_cast<const char*>(parked.data()) +
+                                      offsetof(Parked<W>, lane) + offsetof(Lane<W>, chunk),
+                                  sizeof(Parked<W>), sizeof(std::uint32_t), count,
+                                  cudaMemcpyDeviceToHost));
+  return chunks;
+}
+
 // Launches until every prefix of `work` is searched; record_min[c] is the shortest game worth
 // recording in chunk c. Returns the results and, per chunk, whether its games overflowed the
-// buffer.
+// buffer. Where the stop check throws between launches, throws topswops_chunks::Stopped with
+// the results so far and the chunks finished.
 template <int W>
 std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
                                             const std::vector<int>& record_min,
@@ -246,7 +265,19 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
   DeviceBuffer<Parked<W>> open(resident * block_threads), parked(resident * block_threads);
   std::uint64_t open_count = 0, seeds_taken = 0;
   for (bool first = true; open_count > 0 || seeds_taken < seed_count; first = false) {
-    if (!first && between_launches) between_launches();
+    if (!first && between_launches) {
+      try {
+        between_launches();
+      } catch (...) {
+        // Between launches the totals are whole for every chunk no lane still works on.
+        topswops_chunks::Stopped stopped;
+        stopped.results = totals.collect(work.n, overflowed);
+        stopped.finished = topswops_chunks::finished_chunks(
+            work.chunk_ends, seeds_taken, parked_chunks(open, open_count), overflowed);
+        stopped.stop = std::current_exception();
+        throw stopped;
+      }
+    }
     const std::uint64_t items = open_count + (seed_count - seeds_taken);
     const int grid = static_cast<int>(std::min(blocks_for(items, block_threads), resident));
     counters.fill_zero();
@@ -282,24 +313,25 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
 
 template <int W>
 std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t pass_budget,
-                                        bool lean, const std::function<void()>& between_launches) {
+                                        bool lean, const TopswopsStop& stop) {
   return topswops_chunks::search_chunks(
-      work, [pass_budget, lean, &between_launches](const TopswopsWork& part,
-                                                   const std::vector<int>& record_min,
-                                                   std::vector<bool>& overflowed) {
-        return launch_all<W>(part, record_min, overflowed, pass_budget, lean, between_launches);
-      });
+      work,
+      [pass_budget, lean, &stop](const TopswopsWork& part, const std::vector<int>& record_min,
+                                 std::vector<bool>& overflowed) {
+        return launch_all<W>(part, record_min, overflowed, pass_budget, lean, stop.check);
+      },
+      stop);
 }
 
 }  // namespace
 
-std::vector<TopswopsChunkResult> topswops_search_lockstep(
-    const TopswopsWork& work, std::uint64_t pass_budget, bool lean,
-    const std::function<void()>& between_launches) {
+std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
+                                                          std::uint64_t pass_budget, bool lean,
+                                                          const TopswopsStop& stop) {
   const std::uint64_t budget =
       pass_budget == 0 ? std::numeric_limits<std::uint64_t>::max() : pass_budget;
-  return topswops::words_for(work.n) == 2 ? search<2>(work, budget, lean, between_launches)
-                                          : search<3>(work, budget, lean, between_launches);
+  return topswops::words_for(work.n) == 2 ? search<2>(work, budget, lean, stop)
+                                          : search<3>(work, budget, lean, stop);
 }
 
 std::uint64_t topswops_lockstep_lanes_in_flight(int n, bool lean) {

@@ -81,9 +81,11 @@ std::vector<TopswopsChunkResult> launch_once(const TopswopsWork& work,
 
 }  // namespace
 
-std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work) {
-  return topswops::words_for(work.n) == 2 ? topswops_chunks::search_chunks(work, launch_once<2>)
-                                          : topswops_chunks::search_chunks(work, launch_once<3>);
+std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work,
+                                                 const TopswopsStop& stop) {
+  return topswops::words_for(work.n) == 2
+             ? topswops_chunks::search_chunks(work, launch_once<2>, stop)
+             : topswops_chunks::search_chunks(work, launch_once<3>, stop);
 }
 
 std::uint64_t topswops_threads_in_flight(int n) {

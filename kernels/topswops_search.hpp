@@ -44,23 +44,37 @@ struct TopswopsChunkResult {
   std::vector<std::uint64_t> nodes;              // per level, n entries
 };
 
+// A search's stop check and what it keeps when the check throws (a run's time limit or SIGTERM).
+struct TopswopsStop {
+  // Asked on the host before every launch, the runs again of overflowing chunks included; may
+  // throw to end the search there, its work then unfinished.
+  std::function<void()> check;
+  // Given, before the check's exception goes on, every chunk's result so far and whether it is
+  // whole (all its prefixes searched, all its longest games kept): the chunks finished before
+  // the stop, for the caller to keep.
+  std::function<void(const std::vector<TopswopsChunkResult>& results,
+                     const std::vector<bool>& finished)>
+      keep;
+};
+
 // Persistent threads take prefixes from an atomic counter; each chunk's best and game count
 // are kept by atomic max, its games go into a bounded buffer (a chunk whose games overflow
 // it is run again recording only games of its best length). Gives every chunk the same
 // result as the CPU engine.
-std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work);
+std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work,
+                                                 const TopswopsStop& stop = {});
 
 // The same search and the same results as topswops_search, by warps whose lanes each take one
 // unit of work per pass (core/topswops_lane.hpp) and a new prefix as soon as theirs is done.
 // A launch stops after `pass_budget` passes (0 or UINT64_MAX: none) and parks the lanes still
 // searching; the next launch takes them first, packed into fewer warps, then the prefixes left.
 // `lean`: the kernel with less overhead a pass (lockstep_kernel's Lean), same results; the pass
-// budget is then capped at 2^32 - 1 a launch. `between_launches` is called on the host before
-// every launch but the first: the caller's stop check, which may throw to end the search there
-// (a run's time limit or SIGTERM), its work then unfinished.
-std::vector<TopswopsChunkResult> topswops_search_lockstep(
-    const TopswopsWork& work, std::uint64_t pass_budget, bool lean = false,
-    const std::function<void()>& between_launches = {});
+// budget is then capped at 2^32 - 1 a launch. The stop check is asked between launches too;
+// a chunk is then finished where all its prefixes were taken and none of its lanes is parked.
+std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
+                                                          std::uint64_t pass_budget,
+                                                          bool lean = false,
+                                                          const TopswopsStop& stop = {});
 
 // Threads of the search for n cards resident on the current device at once (decks of more
 // than 16 cards take a third word, and more registers).

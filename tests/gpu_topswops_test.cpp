@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host/common/slices.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/plan.hpp"
@@ -150,6 +151,36 @@ TEST_P(GpuTopswopsLockstep, ThreeWordDecksParkAndResume) {
   const std::vector<int> chunks = {plan.chunk_count / 2};
   const Chunks cpu = cpu_chunks(plan, chunks, plan.start_target);
   EXPECT_EQ(run_gpu(plan, chunks, plan.start_target, {GetParam(), 1u << 16}), cpu);
+}
+
+TEST_P(GpuTopswopsLockstep, AStopBetweenLaunchesKeepsTheChunksFinished) {
+  // A pass budget of 16 makes many launches of n = 11; told to stop after the k-th,
+  // the call hands over the chunks finished by then, each the CPU engine's, and throws. Later
+  // stops keep at least as many; some stop keeps some chunks but not all.
+  const ts::Plan plan = ts::make_plan(11, ts::Final::any, ts::published::longest[11]);
+  std::vector<int> chunks(plan.chunk_count);
+  for (int c = 0; c < plan.chunk_count; ++c) chunks[c] = c;
+  const Chunks cpu = cpu_chunks(plan, chunks, plan.start_target);
+  std::size_t before = 0;
+  bool some_but_not_all = false;
+  for (int k = 1; k <= 256; k *= 2) {
+    Chunks kept;
+    int checks = 0;
+    const auto done = [&](int chunk, const ts::Partial& p, double) { kept.emplace(chunk, p); };
+    // The first check comes before the first launch, the (k + 1)-th after the k-th.
+    const piles::Cancel stop_after_k = [&] { return ++checks > k; };
+    try {
+      ts::run_chunks_gpu(plan, chunks, plan.start_target, done, GetParam(), 16,
+                         piles::gpu::default_found_capacity, 1, false, stop_after_k);
+      EXPECT_EQ(kept, cpu) << "not stopped after " << k << " launches";
+    } catch (const piles::Cancelled&) {
+      for (const auto& [c, p] : kept) EXPECT_EQ(p, cpu.at(c)) << "chunk " << c << ", k " << k;
+      EXPECT_GE(kept.size(), before) << k;
+      some_but_not_all = some_but_not_all || (!kept.empty() && kept.size() < cpu.size());
+    }
+    before = kept.size();
+  }
+  EXPECT_TRUE(some_but_not_all);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswopsLockstep,

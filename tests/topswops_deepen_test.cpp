@@ -2,9 +2,11 @@
 // 150,000 lanes (an H100 holds about that many) the smallest slices of n = 15..18 hold at least
 // eight prefixes a lane, and a cut slice searched on a stand-in device (the CPU search of the
 // same work) gives every chunk exactly the CPU engine's result, nodes per level included, also
-// where a game longer than the target sends prefixes back to be searched whole.
+// where a game longer than the target sends prefixes back to be searched whole; told to stop,
+// the slice hands over exactly its chunks all of whose groups the device finished.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -110,6 +112,61 @@ TEST(Deepen, CutSlicesGiveEveryChunkTheCpuEnginesResult) {
     }
   }
   EXPECT_GT(searched_again, 0u);  // the path that searches prefixes again whole was taken
+}
+
+// A device told to stop hands over the groups it finished, the others searched only in part
+// (here not at all). The slice hands over exactly the chunks all of whose groups finished, each
+// the CPU engine's result for it (groups that beat the target searched again included), and
+// nothing else; the stop's exception goes on.
+TEST(Deepen, ASliceToldToStopKeepsExactlyTheChunksWhoseGroupsAllFinished) {
+  struct StopRequest {};
+  for (const ts::Final final : {ts::Final::any, ts::Final::sorted}) {
+    const ts::Plan plan = ts::make_plan(11, final, std::nullopt);
+    std::vector<int> chunks(plan.chunk_count);
+    for (int c = 0; c < plan.chunk_count; ++c) chunks[c] = c;
+    const int target = plan.start_target;
+    const ts::DeepWork deep = ts::deepen(plan, chunks, target, ts::prefixes_for_lanes(1'000'000), 2,
+                                         piles::gpu::default_found_capacity, plan.n - 3);
+    ASSERT_GT(deep.extra, 0);
+    // The first half of the chunks finished whole; in the rest, every other chunk's last group
+    // not finished.
+    const auto finishes = [&](std::size_t g) {
+      const bool last = g + 1 == deep.slot.size() || deep.slot[g + 1] != deep.slot[g];
+      return deep.slot[g] < static_cast<int>(chunks.size() / 2) || deep.slot[g] % 2 == 0 || !last;
+    };
+    std::vector<bool> want(chunks.size(), true);
+    for (std::size_t g = 0; g < deep.slot.size(); ++g)
+      if (!finishes(g)) want[deep.slot[g]] = false;
+    const auto stopping = [&](const piles::gpu::TopswopsWork& work,
+                              const ts::KeepGroups& keep) -> std::vector<ts::Partial> {
+      std::vector<ts::Partial> groups = ts::search_work_cpu(work);
+      std::vector<bool> finished(groups.size());
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        finished[g] = finishes(g);
+        if (finished[g]) continue;
+        groups[g] = ts::Partial{};
+        groups[g].nodes.assign(plan.n, 0);
+      }
+      keep(std::move(groups), finished);
+      throw StopRequest{};
+    };
+    std::map<std::size_t, ts::Partial> kept;
+    EXPECT_THROW(ts::search_on_device(plan, deep, target, 2, stopping,
+                                      [&](std::size_t slot, const ts::Partial& p) {
+                                        EXPECT_TRUE(kept.emplace(slot, p).second) << slot;
+                                      }),
+                 StopRequest);
+    const auto cpu = on_cpu(plan, chunks, target);
+    std::size_t complete = 0;
+    for (std::size_t s = 0; s < chunks.size(); ++s) {
+      EXPECT_EQ(kept.count(s), want[s] ? 1u : 0u) << s;
+      if (kept.count(s)) EXPECT_EQ(kept.at(s), cpu[s]) << s;
+      complete += want[s];
+    }
+    // Some chunks of the second half finish, some do not.
+    EXPECT_GT(complete, chunks.size() / 2);
+    EXPECT_LT(complete, chunks.size());
+  }
 }
 
 TEST(Deepen, ABoundMakesOneRoundAndNoBoundTheWarmUps) {

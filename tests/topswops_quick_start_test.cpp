@@ -92,10 +92,16 @@ TEST(TopswopsQuickStart, ATimeLimitCutsTheQuickSearchAndTheAnswerSaysSo) {
   EXPECT_NE(ts::to_text(s, false).find("found by a quick search cut short by --time-limit"),
             std::string::npos)
       << ts::to_text(s, false);
-  // Stopped or not, the journal resumes to f(12) from the same game.
+  // Stopped or not, the journal resumes to f(12) from the same game, and its answer still says
+  // what cut the search short.
   o.run.time_limit.reset();
   const ts::Solution resumed = ts::solve(o, cpu);
   EXPECT_EQ(resumed.start_deck, s.start_deck);
-  EXPECT_EQ(resumed.quick_cut_by, "");
+  EXPECT_EQ(resumed.quick_cut_by, "--time-limit");
+  EXPECT_EQ(ts::to_json(resumed).at("quick_search_cut_by"), "--time-limit");
+  EXPECT_NE(ts::to_text(resumed, false).find("found by a quick search cut short by --time-limit"),
+            std::string::npos)
+      << ts::to_text(resumed, false);
   EXPECT_EQ(resumed.result.best, ts::published::longest[12]);
+  EXPECT_EQ(ts::merge({o.run.checkpoint}).quick_cut_by, "--time-limit");
 }

@@ -93,12 +93,14 @@ DeepWork deepen(const Plan& plan, const std::vector<int>& chunks, int target, st
 }
 
 std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int target,
-                                   std::vector<Partial> groups, int threads, std::size_t* again) {
+                                   std::vector<Partial> groups, int threads, std::size_t* again,
+                                   const std::vector<bool>* slots) {
+  const auto wanted = [&](std::size_t g) { return !slots || (*slots)[deep.slot[g]]; };
   std::vector<Partial> chunks(deep.slots);
   for (Partial& c : chunks) c.nodes.assign(plan.n, 0);
   std::vector<std::size_t> rising;
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    if (deep.extra == 0) continue;
+    if (deep.extra == 0 || !wanted(g)) continue;
     groups[g].merge(deep.tops[g]);
     if (groups[g].best > target) rising.push_back(g);
   }
@@ -115,16 +117,30 @@ std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int t
   }
   if (failure) std::rethrow_exception(failure);
   if (again) *again = rising.size();
-  for (std::size_t g = 0; g < groups.size(); ++g) chunks[deep.slot[g]].merge(groups[g]);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (wanted(g)) chunks[deep.slot[g]].merge(groups[g]);
   return chunks;
 }
 
-std::vector<Partial> search_on_device(const Plan& plan, const std::vector<int>& chunks, int target,
-                                      std::uint64_t lanes, int threads, const DeviceSearch& search,
-                                      std::uint64_t found_capacity) {
-  const DeepWork deep =
-      deepen(plan, chunks, target, device_prefixes(plan.n, lanes), threads, found_capacity);
-  return finish_groups(plan, deep, target, search(deep.work), threads);
+std::vector<bool> complete_slots(const DeepWork& deep, const std::vector<bool>& finished) {
+  std::vector<bool> complete(deep.slots, true);
+  for (std::size_t g = 0; g < deep.slot.size(); ++g)
+    if (!finished.at(g)) complete[deep.slot[g]] = false;
+  return complete;
+}
+
+std::vector<Partial> search_on_device(const Plan& plan, const DeepWork& deep, int target,
+                                      int threads, const DeviceSearch& search,
+                                      const KeepChunk& keep) {
+  const KeepGroups keep_groups = [&](std::vector<Partial> groups,
+                                     const std::vector<bool>& finished) {
+    const std::vector<bool> slots = complete_slots(deep, finished);
+    const std::vector<Partial> chunks =
+        finish_groups(plan, deep, target, std::move(groups), threads, nullptr, &slots);
+    for (std::size_t s = 0; s < deep.slots; ++s)
+      if (slots[s]) keep(s, chunks[s]);
+  };
+  return finish_groups(plan, deep, target, search(deep.work, keep_groups), threads);
 }
 
 }  // namespace piles::topswops

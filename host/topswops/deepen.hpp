@@ -42,17 +42,34 @@ DeepWork deepen(const Plan& plan, const std::vector<int>& chunks, int target, st
 // The chunks' partials (one per entry of the slice) from the groups' results on the device:
 // each group's top added, and a group that found a game longer than the target searched again
 // whole on `threads` CPU threads. Returns how many prefixes were searched again in `again`.
+// With `slots`, only the chunks it marks are finished; the others come back empty.
 std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int target,
                                    std::vector<Partial> groups, int threads,
-                                   std::size_t* again = nullptr);
+                                   std::size_t* again = nullptr,
+                                   const std::vector<bool>* slots = nullptr);
 
-// The device's search of a work, one partial per group (the GPU kernels, or a stand-in).
-using DeviceSearch = std::function<std::vector<Partial>(const gpu::TopswopsWork&)>;
+// Per chunk of the slice: whether every one of its groups is finished (`finished`, per group).
+std::vector<bool> complete_slots(const DeepWork& deep, const std::vector<bool>& finished);
 
-// A slice on a device of `lanes` lanes: cut to eight prefixes a lane, searched, finished.
-std::vector<Partial> search_on_device(const Plan& plan, const std::vector<int>& chunks, int target,
-                                      std::uint64_t lanes, int threads, const DeviceSearch& search,
-                                      std::uint64_t found_capacity = gpu::default_found_capacity);
+// Given by a device's search told to stop, before it throws: per group, its partial so far and
+// whether it is whole.
+using KeepGroups =
+    std::function<void(std::vector<Partial> groups, const std::vector<bool>& finished)>;
+
+// The device's search of a work, one partial per group (the GPU kernels, or a stand-in); told
+// to stop, it hands `keep` the groups it finished and throws.
+using DeviceSearch =
+    std::function<std::vector<Partial>(const gpu::TopswopsWork&, const KeepGroups& keep)>;
+
+// A chunk of the slice handed over as finished: its index in the slice, its partial.
+using KeepChunk = std::function<void(std::size_t slot, const Partial&)>;
+
+// A cut slice searched on a device and finished: the chunks' partials. Where the search is told
+// to stop, the chunks all of whose groups it finished go to `keep`, finished, before its
+// exception goes on: a slice cut short keeps what it finished.
+std::vector<Partial> search_on_device(const Plan& plan, const DeepWork& deep, int target,
+                                      int threads, const DeviceSearch& search,
+                                      const KeepChunk& keep);
 
 // A device's prefixes sit at least this far above the leaves: closer, cutting them would cost
 // the host more than searching them costs the device. At n = 15 and 16 (searches of seconds

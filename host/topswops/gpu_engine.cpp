@@ -33,13 +33,16 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
 
 namespace {
 
-Partial to_partial(const gpu::TopswopsChunkResult& r) {
-  Partial p;
-  p.nodes = r.nodes;
-  for (std::size_t i = 0; i < r.starts.size(); ++i) p.add(r.best, {r.starts[i], r.finals[i]});
-  p.best = r.best;
-  p.count = r.count;
-  return p;
+std::vector<Partial> to_partials(const std::vector<gpu::TopswopsChunkResult>& results) {
+  std::vector<Partial> partials;
+  for (const auto& r : results) {
+    Partial& p = partials.emplace_back();
+    p.nodes = r.nodes;
+    for (std::size_t i = 0; i < r.starts.size(); ++i) p.add(r.best, {r.starts[i], r.finals[i]});
+    p.best = r.best;
+    p.count = r.count;
+  }
+  return partials;
 }
 
 }  // namespace
@@ -57,30 +60,33 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
                                std::max<std::uint64_t>(found_capacity, 1));
   const std::uint64_t prefixes = deep.work.chunk_ends.back();
   if (small_on_host && slice_on_host(prefixes, threads, lanes)) return false;
-  // Asked before the first launch and, by the lockstep kernels, between launches: the slice
-  // is then left unfinished, its chunks to the run that resumes.
-  const auto stop = [&] {
-    if (cancelled(cancel)) throw Cancelled();
-  };
-  stop();
-  std::vector<Partial> groups;
-  for (const auto& r :
-       kernel == GpuKernel::dfs
-           ? gpu::topswops_search(deep.work)
-           : gpu::topswops_search_lockstep(deep.work, pass_budget, kernel == GpuKernel::lean, stop))
-    groups.push_back(to_partial(r));
-  const std::vector<Partial> partials =
-      finish_groups(plan, deep, target, std::move(groups), threads);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::uint64_t slice_prefixes = 0;
   for (int c : chunks) slice_prefixes += plan.chunk_prefixes(c);
-  for (std::size_t i = 0; i < chunks.size(); ++i) {
-    replay_games(partials[i], plan.n, plan.final, chunks[i], "GPU");
+  const KeepChunk hand_over = [&](std::size_t slot, const Partial& p) {
+    replay_games(p, plan.n, plan.final, chunks[slot], "GPU");
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // A launch runs its chunks together: each is charged its share of the prefixes.
-    done(chunks[i], partials[i],
-         slice_prefixes > 0 ? seconds * plan.chunk_prefixes(chunks[i]) / slice_prefixes : 0.0);
-  }
+    done(chunks[slot], p,
+         slice_prefixes > 0 ? seconds * plan.chunk_prefixes(chunks[slot]) / slice_prefixes : 0.0);
+  };
+  // Asked before every launch: a slice told to stop hands over the chunks it finished
+  // (search_on_device) and leaves the rest to the run that resumes.
+  const DeviceSearch on_gpu = [&](const gpu::TopswopsWork& work, const KeepGroups& keep) {
+    const gpu::TopswopsStop stop{
+        [&] {
+          if (cancelled(cancel)) throw Cancelled();
+        },
+        [&](const std::vector<gpu::TopswopsChunkResult>& results,
+            const std::vector<bool>& finished) { keep(to_partials(results), finished); }};
+    return to_partials(
+        kernel == GpuKernel::dfs
+            ? gpu::topswops_search(work, stop)
+            : gpu::topswops_search_lockstep(work, pass_budget, kernel == GpuKernel::lean, stop));
+  };
+  const std::vector<Partial> partials =
+      search_on_device(plan, deep, target, threads, on_gpu, hand_over);
+  for (std::size_t i = 0; i < chunks.size(); ++i) hand_over(i, partials[i]);
   return true;
 }
 

@@ -116,6 +116,7 @@ nlohmann::json Plan::identity() const {
   // Plans without a tail keep the identity of the journals written before tails existed.
   if (tail.n != 0) id["tail"] = {{"from", tail.from}, {"longest", tail.longest}};
   if (!start_deck.empty()) id["start_deck"] = start_deck;
+  if (!start_cut_by.empty()) id["quick_search_cut_by"] = start_cut_by;
   return id;
 }
 

@@ -48,6 +48,9 @@ struct Plan {
   // Where the start target came from when a quick search found it (not --bound, not f(n-1)):
   // the deck whose game reaches it, kept in the identity so that a resumed run starts alike.
   std::vector<int> start_deck;
+  // What cut that quick search short ("--time-limit", "SIGTERM"; "" for nothing), kept beside
+  // the deck so that a resumed run's answer still says it.
+  std::string start_cut_by;
   // Set for the backward search of games ending sorted (backward.hpp): its prefixes are moves
   // down from the sorted deck, bound[p] bounds f(p), and its levels are the decks' deepest
   // card at home (level p - 1; level 0 also holds the leaves).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include "host/common/error.hpp"
@@ -142,11 +143,12 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 }
 
 // The start of a run told no bound, as rank 0 decides it and every rank reads it: "steps
-// d1,d2,...", or "" to start from f(n-1). The quick search takes at most half the time left
-// before --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends
-// it with the best game found so far; `cut_by` then names what cut it short.
+// d1,d2,...", followed by " --time-limit" or " SIGTERM" where that cut the quick search short,
+// or "" to start from f(n-1). The quick search takes at most half the time left before
+// --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends it with
+// the best game found so far.
 std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
-                        const Cancel& cancel, std::string& cut_by) {
+                        const Cancel& cancel) {
   const std::string& journal = options.run.checkpoint;
   // A journal already begun starts where it started.
   if (!journal.empty() && std::filesystem::exists(journal) &&
@@ -154,8 +156,11 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
     std::string start;
     job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
       if (p.contains("start_deck"))
-        start = fmt::format("{} {}", p.at("start_target").get<int>(),
-                            comma_list(p.at("start_deck").get<std::vector<int>>()));
+        start = fmt::format("{} {}{}", p.at("start_target").get<int>(),
+                            comma_list(p.at("start_deck").get<std::vector<int>>()),
+                            p.contains("quick_search_cut_by")
+                                ? " " + p.at("quick_search_cut_by").get<std::string>()
+                                : "");
     });
     return start;
   }
@@ -177,7 +182,7 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
                                         .seconds = seconds,
                                         .threads = run.threads,
                                         .cancel = cancel});
-  cut_by = game.cancelled ? "SIGTERM" : limited ? "--time-limit" : "";
+  const std::string cut_by = game.cancelled ? "SIGTERM" : limited ? "--time-limit" : "";
   // The start target must be a real game's length: played again here.
   const Game check = play(game.deck);
   if (check.steps != game.steps || (options.final == Final::sorted && !check.ends_sorted))
@@ -190,7 +195,8 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
                cut_by.empty() ? "" : ", the search cut short by " + cut_by, plain.start_target,
                options.n - 1);
   if (game.steps <= plain.start_target) return "";
-  return fmt::format("{} {}", game.steps, comma_list(game.deck));
+  return fmt::format("{} {}{}", game.steps, comma_list(game.deck),
+                     cut_by.empty() ? "" : " " + cut_by);
 }
 
 // The backward engine's plan (backward.hpp).
@@ -207,22 +213,23 @@ Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
 
 // The plan of a run: the backward engine's, or the forward search's from --bound's start, a
 // quick search's game (quick_start) or f(n-1).
-Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel,
-              std::string& quick_cut_by) {
+Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel) {
   if (options.engine == CpuEngine::backward) return backward_plan(options, run);
   Plan plain = make_plan(options.n, options.final, options.bound, options.tail);
   if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
       options.run.shard)
     return plain;
   const mpi::Session* session = options.run.session;
-  std::string start =
-      !session || session->root() ? quick_start(options, run, plain, cancel, quick_cut_by) : "";
+  std::string start = !session || session->root() ? quick_start(options, run, plain, cancel) : "";
   if (session) start = mpi::broadcast(*session, start);
   if (start.empty()) return plain;
-  const auto space = start.find(' ');
-  Plan plan = make_plan(options.n, options.final, std::stoi(start.substr(0, space)), options.tail,
-                        warmup_rounds);
-  plan.start_deck = parse_deck(start.substr(space + 1));
+  std::istringstream words(start);
+  int target = 0;
+  std::string deck, cut_by;
+  words >> target >> deck >> cut_by;
+  Plan plan = make_plan(options.n, options.final, target, options.tail, warmup_rounds);
+  plan.start_deck = parse_deck(deck);
+  plan.start_cut_by = cut_by;
   return plan;
 }
 
@@ -234,8 +241,7 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
   std::optional<job::TerminationRequest> termination;
   if (!options.run.checkpoint.empty() && !options.run.session) termination.emplace();
   const Cancel terminated = [&] { return termination && termination->requested(); };
-  std::string quick_cut_by;
-  const Plan plan = plan_for(options, run, terminated, quick_cut_by);
+  const Plan plan = plan_for(options, run, terminated);
   Tally tally;
   std::optional<Estimate> estimate;
   if (plan.n >= estimated_from_n && !plan.backward)  // the probes walk the forward tree
@@ -245,7 +251,7 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
       job::run(make_job(plan, options, tally, estimate ? &*estimate : nullptr), options.run, run));
   s.estimate = estimate;
   s.start_deck = plan.start_deck;
-  if (!plan.start_deck.empty()) s.quick_cut_by = quick_cut_by;
+  s.quick_cut_by = plan.start_cut_by;
   s.target = run;
   s.chunks_on_host = tally.chunks_on_host;
   if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep)
@@ -262,6 +268,7 @@ Plan plan_of(const std::string& journal) {
   int start_target = 0, warmup = warmup_rounds;
   Tail tail;
   std::vector<int> start_deck;
+  std::string start_cut_by;
   std::optional<backward::Prune> prune;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     n = p.at("n").get<int>();
@@ -274,10 +281,12 @@ Plan plan_of(const std::string& journal) {
       tail = {n, p.at("tail").at("from").get<int>(),
               p.at("tail").at("longest").get<std::vector<int>>()};
     if (p.contains("start_deck")) start_deck = p.at("start_deck").get<std::vector<int>>();
+    start_cut_by = p.value("quick_search_cut_by", "");
   });
   if (prune) return make_backward_plan(n, start_target, *prune, warmup);
   Plan plan = make_plan(n, final, start_target, tail, warmup);
   plan.start_deck = start_deck;
+  plan.start_cut_by = start_cut_by;
   return plan;
 }
 
@@ -288,6 +297,7 @@ Solution merged(const Plan& plan, const job::Outcome& outcome) {
   Solution s =
       make_solution(plan, bounded ? std::optional(plan.start_target) : std::nullopt, outcome);
   s.start_deck = plan.start_deck;
+  s.quick_cut_by = plan.start_cut_by;
   s.target.device = "merge";
   return s;
 }
