@@ -74,12 +74,13 @@ PILES_HD void unpark(Lane<W>& a, SavedFrame<W>* stack, const Parked<W>& in) {
   for (int l = a.base; l < a.level; ++l) stack[l] = in.stack[l];
 }
 
-// The next unit at f: its choices pruned at the current target, then a choice or a return; a
-// return at the subtree's top ends the lane's work.
+// The next unit at f as its choices stand: a choice or a return; a return at the subtree's top
+// ends the lane's work.
 template <int W>
 PILES_TOPSWOPS_HOT void next_at_frame(Lane<W>& a) {
   a.next = a.f.todo ? choose : a.level == a.base ? idle : ret;
 }
+// The same with f's choices pruned at the current target first.
 template <int W>
 PILES_TOPSWOPS_HOT void after_choice(Lane<W>& a, const Problem& p) {
   prune_choices(a.f, p, a.target);
@@ -178,9 +179,9 @@ PILES_HD inline int voted_unit(unsigned key) {
 
 // The lean kernel votes returns with landings: a return is the cheapest unit and ends as a
 // landing does (after_choice), so a pass that serves both serves more lanes for a few more
-// instructions, where the two apart each cost a pass (the host's warp model: 35.5 to 32.8 warp
-// instructions per node at n = 12 before the kernel was changed). Two instructions on the GPU;
-// an idle or done lane comes out as a landing, but it never steps for it (pass_takes).
+// instructions, where the two apart each cost a pass (the warp model: 41.05 to 37.97 warp
+// instructions a node at n = 13, with stack_unit). Two instructions on the GPU; an idle or done
+// lane comes out as a landing, but it never steps for it (pass_takes).
 PILES_HD inline int lean_vote_kind(int next) {
   static_assert(choose < flip && flip < block && block < land && land < ret);
   const int kind = next > flip ? next : flip;
@@ -352,8 +353,8 @@ PILES_TOPSWOPS_HOT void step(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
 
 // The same step for the lean kernel, its units told apart by branches, the commoner first,
 // where step's switch compiles to a jump table (15 SASS instructions on the way to a unit other
-// than the flip), and its flips of two-word decks by byte permutes (flips: a FlipTable's
-// selectors). An idle or done lane takes none.
+// than the flip), landings and returns in one (stack_unit), and its flips of two-word decks by
+// byte permutes (flips: a FlipTable's selectors). An idle or done lane takes none.
 template <bool Sorted, int W, class Sink, class Flips>
 PILES_TOPSWOPS_HOT void step_by_branches(Lane<W>& a, SavedFrame<W>* stack, const Problem& p,
                                          const Deck<W>& sorted, Sink& sink, const Flips& flips) {

@@ -40,11 +40,13 @@ inline constexpr std::array<const char*, 12> model_parts = {
 
 // What the warps issued: each pass its own instructions and its vote, the unit (or, in the
 // mixed and per-thread schedules, every kind of unit that any of its lanes takes) once, a jump
-// to a unit other than the flip, a refill when a lane takes work, the lean kernel's second flip
-// where a lane takes one; each warp its start and end once a launch. The lanes needed their own
-// units and refills, and all 32 run the pass's own instructions and vote, as the profiler counts
-// them. Counted as events, weighed at report time by a table of costs in device instructions
-// (lane_costs.hpp: by default the kernel's own SASS, for the kernel the engine ran).
+// to a unit other than the flip (once a pass, however many units it runs), a refill when a lane
+// takes work, the lean kernel's second flip where a lane takes one and what its pass of
+// landings and returns issues once for both; each warp its start and end once a launch. The
+// lanes needed their own units and refills, and all 32 run the pass's own instructions and vote,
+// as the profiler counts them. Counted as events, weighed at report time by a table of costs in
+// device instructions (lane_costs.hpp: by default the kernel's own SASS, for the kernel the engine
+// ran).
 struct LaneUse {
   LockstepKernel kernel = LockstepKernel::lockstep;
   std::uint64_t launches = 0, warp_runs = 0, passes = 0, nodes = 0;
