@@ -246,8 +246,7 @@ PILES_TOPSWOPS_HOT void choose_unit(Lane<W>& a) {
 }
 
 // Lean: both entries of the bound read and the smaller taken, with no branch (the look's entry
-// is the block's own where it does not apply), the next unit by land_or_flip, and after a
-// pruned choice no second pruning of f.
+// is the block's own where it does not apply), and the next unit by land_or_flip.
 template <bool Sorted, bool Lean = false, int W>
 PILES_TOPSWOPS_HOT void block_unit(Lane<W>& a, const Problem& p, const Deck<W>& sorted) {
   // h = n before this flip: no block yet, so it is the choice's first flip when k = n.
@@ -261,14 +260,10 @@ PILES_TOPSWOPS_HOT void block_unit(Lane<W>& a, const Problem& p, const Deck<W>& 
   } else if (look && p.bound[p.n - 1] < left) {
     left = p.bound[p.n - 1];
   }
-  if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h)) {
-    // Lean: f is as the last after_choice left it, pruned at this target (only a landing
-    // raises it), so pruning it again would change nothing.
-    if constexpr (Lean)
-      return next_at_frame(a);
-    else
-      return after_choice(a, p);
-  }
+  // A pruned choice leaves f as the last after_choice did, pruned at this target (only a
+  // landing raises it): pruning it again would change nothing.
+  if (a.steps + left < a.target || (Sorted && unsettled(a.play, sorted) > a.h))
+    return next_at_frame(a);
   if constexpr (Lean)
     a.next = land_or_flip(a.play);
   else
