@@ -38,8 +38,10 @@ std::string engine_name(const RunTarget& target, const std::string& engine) {
 
 // On a GPU target `kernel` runs; on the CPU the depth-first engine.
 Measure topswops_solve(const RunTarget& target, ts::GpuKernel kernel) {
-  const std::string engine =
-      target.backend == Backend::gpu && kernel == ts::GpuKernel::lockstep ? "lockstep" : "dfs";
+  const std::string engine = target.backend != Backend::gpu  ? "dfs"
+                             : kernel == ts::GpuKernel::lean ? "lean"
+                             : kernel == ts::GpuKernel::dfs  ? "dfs"
+                                                             : "lockstep";
   ts::SolveOptions o;
   o.n = topswops_n;
   o.gpu_kernel = kernel;
@@ -120,7 +122,7 @@ std::string Measure::signature() const {
 std::vector<Measure> run_suite(const RunTarget& target,
                                const std::function<void(const Measure&)>& done) {
   std::vector<std::function<Measure()>> runs;
-  runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::lockstep); });
+  runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::lean); });
   if (target.backend == Backend::gpu)
     runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::dfs); });
   runs.push_back([&] {

@@ -86,9 +86,9 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   options.engine = args.engine == "lockstep"   ? topswops::CpuEngine::lockstep
                    : args.engine == "backward" ? topswops::CpuEngine::backward
                                                : topswops::CpuEngine::dfs;
-  options.gpu_kernel = args.gpu_kernel == "dfs"    ? topswops::GpuKernel::dfs
-                       : args.gpu_kernel == "lean" ? topswops::GpuKernel::lean
-                                                   : topswops::GpuKernel::lockstep;
+  options.gpu_kernel = args.gpu_kernel == "dfs"        ? topswops::GpuKernel::dfs
+                       : args.gpu_kernel == "lockstep" ? topswops::GpuKernel::lockstep
+                                                       : topswops::GpuKernel::lean;
   options.small_slices_on_host = args.small_slices != "gpu";
   if (!args.quick.empty())
     options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
@@ -142,8 +142,8 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
   solve
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,
-          "GPU kernel: lockstep (default; lanes refilled by their warp) | lean (the same with "
-          "less issued each pass) | dfs (a thread per prefix); with --engine lockstep on the "
+          "GPU kernel: lean (default; lanes refilled by their warp) | lockstep (the same with "
+          "more issued each pass) | dfs (a thread per prefix); with --engine lockstep on the "
           "CPU, lean or lockstep picks the kernel its warp model follows")
       ->check(one_of({"dfs", "lockstep", "lean"}));
   solve

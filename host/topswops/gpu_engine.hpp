@@ -36,7 +36,7 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
 // a launch started is not taken back. Once it says so the call throws Cancelled, no chunk of
 // the slice handed over. Throws in a build without CUDA.
 bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
-                    const ChunkDone& done, GpuKernel kernel = GpuKernel::lockstep,
+                    const ChunkDone& done, GpuKernel kernel = GpuKernel::lean,
                     std::uint64_t pass_budget = lockstep_pass_budget,
                     std::uint64_t found_capacity = gpu::default_found_capacity, int threads = 1,
                     bool small_on_host = false, const Cancel& cancel = {});
