@@ -11,6 +11,8 @@
 #include "tests/support/run_piles.hpp"
 
 using piles::bar_line;
+using piles::pace;
+using piles::Pace;
 using piles::testing::run_piles;
 
 TEST(ProgressBar, NeverReachesTheLastColumn) {
@@ -106,4 +108,25 @@ TEST(StatusLines, NimCountHasAnEta) {
   EXPECT_TRUE(std::regex_search(r.err, std::regex(R"([0-9.]+%, [^\n]*, ETA [0-9]+m[0-9]{2}s)")))
       << r.err;
   EXPECT_NE(r.err.find("piles: nim count 700: done: 100.0%"), std::string::npos) << r.err;
+}
+
+// A GPU slice reports its nodes when it ends: 25% done 10 s in, then nothing for 10 s more.
+TEST(Pace, DoesNotSagBetweenLumpsOfWork) {
+  const Pace p = pace(1000, 0.25, 20, 10);
+  EXPECT_DOUBLE_EQ(p.rate, 100);  // not 1000 / 20
+  ASSERT_TRUE(p.seconds_left);
+  EXPECT_DOUBLE_EQ(*p.seconds_left, 20);  // 30 s left at 10 s, counted down; not 60
+}
+
+TEST(Pace, CountsDownToZeroAndNoFurther) {
+  EXPECT_DOUBLE_EQ(*pace(1000, 0.5, 100, 10).seconds_left, 0);
+  EXPECT_DOUBLE_EQ(*pace(1000, 0.5, 10, 10).seconds_left, 10);
+}
+
+TEST(Pace, NothingToSayBeforeWorkOrOfWorkOfUnknownSize) {
+  EXPECT_FALSE(pace(0, 0, 5, 0).seconds_left);
+  EXPECT_DOUBLE_EQ(pace(0, 0, 5, 0).rate, 0);
+  const Pace unknown = pace(500, -1, 5, 5);
+  EXPECT_DOUBLE_EQ(unknown.rate, 100);
+  EXPECT_FALSE(unknown.seconds_left);
 }

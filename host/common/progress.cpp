@@ -102,8 +102,9 @@ void Progress::add(std::uint64_t units, std::uint64_t chunks,
   }
   done_.fetch_add(units, std::memory_order_relaxed);
   chunks_done_.fetch_add(chunks, std::memory_order_relaxed);
-  if (mode_ != Mode::bar) return;
   const std::int64_t now = (std::chrono::steady_clock::now() - start_).count();
+  last_add_ns_.store(now, std::memory_order_relaxed);
+  if (mode_ != Mode::bar) return;
   std::int64_t due = next_draw_ns_.load(std::memory_order_relaxed);
   if (now < due || !next_draw_ns_.compare_exchange_strong(due, now + redraw_ns)) return;
   draw_bar(false);
@@ -142,6 +143,15 @@ void Progress::finish(std::string_view how) {
   }
 }
 
+Pace pace(double worked, double fraction, double elapsed, double at_last) {
+  if (at_last <= 0) return {};
+  Pace p;
+  p.rate = worked / at_last;
+  if (fraction > 0)
+    p.seconds_left = std::max(0.0, at_last * (1 - fraction) / fraction - (elapsed - at_last));
+  return p;
+}
+
 double Progress::whole_fraction() const {
   if (total_ == unknown_total) return -1;
   const std::uint64_t whole = resumed_ + total_;
@@ -158,7 +168,12 @@ std::string Progress::status(bool final, bool compact) {
   const std::uint64_t done = done_.load();
   // Measured units where the estimates were measured, the estimates for the rest.
   const double worked = static_cast<double>(measured_.load()) + (done - measured_from_.load());
-  const double rate = seconds > 0 ? worked / seconds : 0;
+  // The last line is of the whole run; the others are taken where work last arrived.
+  const double at_last = final ? seconds : 1e-9 * static_cast<double>(last_add_ns_.load());
+  const double fraction = total_ == unknown_total ? -1
+                          : total_ ? std::min(1.0, static_cast<double>(done) / total_)
+                                   : 1.0;
+  const Pace p = pace(worked, fraction, seconds, at_last);
   std::string text;
   if (chunks_ > 0) text = fmt::format("{}/{} chunks, ", chunks_done_.load(), chunks_);
   if (total_ == unknown_total) {
@@ -166,18 +181,16 @@ std::string Progress::status(bool final, bool compact) {
     const std::string amount = human_count(worked);
     const std::string noun =
         amount == "1" && unit_.ends_with('s') ? unit_.substr(0, unit_.size() - 1) : unit_;
-    text += fmt::format("{} {}, {} {}/s, {} elapsed", amount, noun, human_count(rate), unit_,
+    text += fmt::format("{} {}, {} {}/s, {} elapsed", amount, noun, human_count(p.rate), unit_,
                         human_seconds(seconds));
   } else {
     // The ETA from this run's own rate; the percentage of the whole, resumed work included.
-    const double fraction = total_ ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
-    text += fmt::format("{:.1f}%, {} {}/s", 100 * whole_fraction(), human_count(rate), unit_);
+    text += fmt::format("{:.1f}%, {} {}/s", 100 * whole_fraction(), human_count(p.rate), unit_);
     if (!compact) text += fmt::format(", {} elapsed", human_seconds(seconds));
     // The last line has none: a run that stopped early has work left, so "ETA 0m00s" would lie.
     if (!final)
-      text += fraction > 0
-                  ? fmt::format(", ETA {}", human_seconds(seconds * (1 - fraction) / fraction))
-                  : std::string(", ETA estimating");
+      text += p.seconds_left ? fmt::format(", ETA {}", human_seconds(*p.seconds_left))
+                             : std::string(", ETA estimating");
   }
   if (!note_.empty()) text += ", " + note_;
   return text;

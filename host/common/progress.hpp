@@ -38,6 +38,16 @@ int terminal_columns();
 // cut last. `fraction` < 0: no bar (the size is unknown).
 std::string bar_line(std::string_view label, double fraction, std::string_view status, int columns);
 
+// A run's rate and, where its size is known, time left, from work that arrives in lumps (a GPU
+// slice reports its nodes when it ends): both are taken at `at_last`, the seconds at which work
+// last arrived, so the rate does not sag between lumps, and the time left counts down from the
+// estimate made then (never below 0). `fraction` of this run's work is done, `worked` its units.
+struct Pace {
+  double rate = 0;
+  std::optional<double> seconds_left;  // none before any work or where the size is unknown
+};
+Pace pace(double worked, double fraction, double elapsed, double at_last);
+
 // Work a journal already held when a run began: counted in the chunks and the percentage (a
 // resumed run shows where the whole stands), not in the rate or the ETA.
 struct ResumedWork {
@@ -86,7 +96,7 @@ class Progress {
   Mode mode_;
   double every_;
   std::atomic<std::uint64_t> done_{0}, chunks_done_{0}, measured_{0}, measured_from_{0};
-  std::atomic<std::int64_t> next_draw_ns_{0};
+  std::atomic<std::int64_t> next_draw_ns_{0}, last_add_ns_{0};
   std::chrono::steady_clock::time_point start_;
   std::mutex mutex_;  // the note, drawing, and the status lines' wake-up
   std::string note_, preamble_;
