@@ -8,7 +8,7 @@ step, the unit function of core/topswops_lane.hpp it was inlined from (the step'
 the dispatch). Every instruction counts
 once, both sides of a branch, as a warp whose lanes part there issues both. Instructions that
 the line table puts at a line outside the loop while they sit inside it (the loop's YIELD) go to
-the pass. With a profile (ncu's source page as CSV, the old kernel's SASS), also prints what each
+the pass. With a profile (ncu's source page as CSV of either kernel, from the same SASS), also prints what each
 part executed per pass of its kind, to check the figures against the hardware.
 
     python3 kernel_costs.py DISASSEMBLY [PROFILE.csv]
@@ -166,20 +166,25 @@ def main():
             % ("lean" if lean else "lockstep", " ".join("%s %d" % (p, count[p]) for p in PARTS))
         )
     if len(sys.argv) > 2:
-        check(sys.argv[2], figures[False][1])
+        check(sys.argv[2], figures)
 
 
-def check(path, where):
-    """Executed warp instructions per pass of each part, from a profile of the lockstep kernel
-    built from the same SASS (its instructions are matched by offset): the section of the
-    launch that executed the most."""
-    sections = []
+def check(path, figures):
+    """Executed warp instructions per pass of each part, from a profile of the lockstep or the
+    lean kernel (its name says which) built from the same SASS (its instructions are matched by
+    offset): the section of the launch that executed the most."""
+    sections, lean = [], False
     with open(path) as f:
         for row in csv.reader(f):
             if row and row[0] == "Kernel Name":
                 sections.append([])
+                # lockstep_kernel<(int)2, (bool)0, (bool)1>: the last flag is the lean kernel's.
+                flags = re.findall(r"\(bool\)([01])", row[1])
+                lean = len(flags) == 2 and flags[1] == "1"
             elif sections and row and row[0].startswith("0x"):
                 sections[-1].append((int(row[0], 16), float(row[5])))
+    where = figures[lean][1]
+    print("profile of the %s kernel" % ("lean" if lean else "lockstep"))
     best = max(sections, key=lambda s: sum(c for _, c in s))
     base = best[0][0]
     executed, runs = dict.fromkeys(PARTS, 0.0), dict.fromkeys(PARTS, 0.0)
