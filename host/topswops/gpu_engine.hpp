@@ -33,8 +33,8 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
 // lockstep kernel's, 0 for no limit; found_capacity is small only in tests, to make chunks
 // overflow. `cancel` is asked once the slice is cut for the device, before its launch (the
 // host's cutting can take a while), and by the lockstep kernels' host between their launches;
-// a launch started is not taken back. Once it says so the call throws Cancelled, no chunk of
-// the slice handed over. Throws in a build without CUDA.
+// a launch started is not taken back. Once it says so the call hands over the chunks it
+// finished (search_on_device) and throws Cancelled. Throws in a build without CUDA.
 bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done, GpuKernel kernel = GpuKernel::lean,
                     std::uint64_t pass_budget = lockstep_pass_budget,

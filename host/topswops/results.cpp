@@ -9,6 +9,7 @@
 
 #include "host/common/output.hpp"
 #include "host/results/games.hpp"
+#include "host/topswops/estimate.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
 #include "host/topswops/report.hpp"
@@ -224,6 +225,22 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
       topswops::to_text(s, true)};
 }
 
+// What the rest of a journaled search costs: the tree's size by Knuth's probes (seeded, so the
+// text stays the same from one regeneration to the next) less the nodes done, at `per_second`.
+std::string cost_left(const Writer& writer, const topswops::Solution& s, double per_second) {
+  const topswops::Plan plan = topswops::make_plan(s.n, s.final, s.bound);
+  const topswops::Estimate e = topswops::estimate_search(
+      plan, plan.start_target, topswops::default_probes_per_chunk, writer.target().threads);
+  const double left = std::max(0.0, e.nodes - static_cast<double>(s.result.total_nodes()));
+  const double minutes = left / per_second / 60;
+  return fmt::format(
+      " By Knuth's random probes ({} of them) the whole search is {} nodes, about {} left: {} "
+      "more at that rate.",
+      group_digits(e.probes), scientific(e.nodes), scientific(left),
+      minutes < 120 ? fmt::format("{:.0f} minutes", minutes)
+                    : fmt::format("{:.1f} hours", minutes / 60));
+}
+
 // How far the journal of the next n under runs/ has come, if there is one: a run taken from
 // machine to machine (each GPU machine's turn a slice of it).
 std::string under_way(const Writer& writer, topswops::Final final, int n) {
@@ -235,16 +252,17 @@ std::string under_way(const Writer& writer, topswops::Final final, int n) {
       s.result.best < 0 ? fmt::format("no game of {} steps or more among them yet", s.start_target)
                         : fmt::format("the longest game among them {} steps ({} {})", s.result.best,
                                       s.result.count, s.result.count == 1 ? "deck" : "decks");
+  const double per_second = s.seconds > 0 ? s.result.total_nodes() / s.seconds : 0;
   const std::string rate =
-      s.seconds > 0 ? fmt::format(", {:.1f} G nodes/s", s.result.total_nodes() / s.seconds / 1e9)
-                    : "";
+      per_second > 0 ? fmt::format(", {:.1f} G nodes/s", per_second / 1e9) : "";
+  const std::string cost = per_second > 0 ? cost_left(writer, s, per_second) : "";
   return fmt::format(
       " Under way: {}{} holds {} of {} chunks ({} nodes; {}{}), {}; the same command with "
-      "`{}--checkpoint {}` goes on from there.",
+      "`{}--checkpoint {}` goes on from there.{}",
       path, s.bound ? fmt::format(", searched from {} (`--bound {}`),", *s.bound, *s.bound) : "",
       s.run.chunks_done, s.run.chunks, group_digits(s.result.total_nodes()),
       Writer::journal_time(s.seconds), rate, longest,
-      s.bound ? fmt::format("--bound {} ", *s.bound) : "", path);
+      s.bound ? fmt::format("--bound {} ", *s.bound) : "", path, cost);
 }
 
 }  // namespace
