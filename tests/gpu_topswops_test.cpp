@@ -112,19 +112,11 @@ TEST_P(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
     expect_same_chunks(ts::make_plan(12, final, {}, tail.tail(final)), {GetParam()});
 }
 
-namespace {
-
-std::string kernel_name(ts::GpuKernel k) {
-  return k == ts::GpuKernel::dfs ? "dfs" : k == ts::GpuKernel::lean ? "lean" : "lockstep";
-}
-
-}  // namespace
-
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswops,
                          ::testing::Values(ts::GpuKernel::dfs, ts::GpuKernel::lockstep,
                                            ts::GpuKernel::lean),
                          [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
-                           return kernel_name(info.param);
+                           return std::string(ts::gpu_kernel_name(info.param));
                          });
 
 // The lockstep kernel and the lean one, which share the parking of lanes between launches.
@@ -186,5 +178,5 @@ TEST_P(GpuTopswopsLockstep, AStopBetweenLaunchesKeepsTheChunksFinished) {
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswopsLockstep,
                          ::testing::Values(ts::GpuKernel::lockstep, ts::GpuKernel::lean),
                          [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
-                           return kernel_name(info.param);
+                           return std::string(ts::gpu_kernel_name(info.param));
                          });

@@ -335,6 +335,6 @@ TEST(TopswopsLockstep, TheWarpModelsFiguresAtThirteenCardsAreTheRecordedOnes) {
     ASSERT_TRUE(s.lane_use);
     EXPECT_EQ(s.result.best, ts::published::longest[13]);
     EXPECT_NEAR(s.lane_use->instructions_per_node(), r.per_node, 0.02 * r.per_node)
-        << (r.kernel == ts::GpuKernel::lean ? "lean" : "lockstep");
+        << ts::gpu_kernel_name(r.kernel);
   }
 }

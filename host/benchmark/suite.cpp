@@ -38,10 +38,7 @@ std::string engine_name(const RunTarget& target, const std::string& engine) {
 
 // On a GPU target `kernel` runs; on the CPU the depth-first engine.
 Measure topswops_solve(const RunTarget& target, ts::GpuKernel kernel) {
-  const std::string engine = target.backend != Backend::gpu  ? "dfs"
-                             : kernel == ts::GpuKernel::lean ? "lean"
-                             : kernel == ts::GpuKernel::dfs  ? "dfs"
-                                                             : "lockstep";
+  const std::string engine = target.backend == Backend::gpu ? ts::gpu_kernel_name(kernel) : "dfs";
   ts::SolveOptions o;
   o.n = topswops_n;
   o.gpu_kernel = kernel;

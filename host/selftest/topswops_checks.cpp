@@ -146,10 +146,8 @@ std::vector<Check> topswops_checks(const RunTarget& target) {
     const ts::Plan plan17 = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
     for (const ts::GpuKernel kernel :
          {ts::GpuKernel::lockstep, ts::GpuKernel::lean, ts::GpuKernel::dfs}) {
-      const Engine e{kernel == ts::GpuKernel::dfs    ? "gpu-dfs"
-                     : kernel == ts::GpuKernel::lean ? "gpu-lean"
-                                                     : "gpu-lockstep",
-                     ts::CpuEngine::dfs, kernel};
+      const Engine e{fmt::format("gpu-{}", ts::gpu_kernel_name(kernel)), ts::CpuEngine::dfs,
+                     kernel};
       checks.push_back(published_longest(e, ts::Final::any, 12, target));
       checks.push_back(published_longest(e, ts::Final::sorted, 12, target));
       checks.push_back(
@@ -163,8 +161,8 @@ std::vector<Check> topswops_checks(const RunTarget& target) {
     // Launches of a few passes: every lane parked and resumed many times over.
     const ts::Plan plan9 = ts::make_plan(9, ts::Final::any, {});
     for (const ts::GpuKernel kernel : {ts::GpuKernel::lockstep, ts::GpuKernel::lean}) {
-      const Engine budget{kernel == ts::GpuKernel::lean ? "gpu-lean" : "gpu-lockstep",
-                          ts::CpuEngine::dfs, kernel, 7};
+      const Engine budget{fmt::format("gpu-{}", ts::gpu_kernel_name(kernel)), ts::CpuEngine::dfs,
+                          kernel, 7};
       checks.push_back(chunks_like_cpu(budget, "every chunk of n = 9 in launches of 7 passes",
                                        plan9, plan9.start_target, target));
     }

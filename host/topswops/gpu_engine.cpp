@@ -29,6 +29,10 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
   return work;
 }
 
+const char* gpu_kernel_name(GpuKernel kernel) {
+  return kernel == GpuKernel::dfs ? "dfs" : kernel == GpuKernel::lean ? "lean" : "lockstep";
+}
+
 #ifdef PILES_HAVE_CUDA
 
 namespace {

@@ -11,8 +11,11 @@ namespace piles::topswops {
 // The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below),
 // `lockstep`, warps of lanes taking one unit of work per pass (core/topswops_lane.hpp), and
 // `lean`, the same units with less issued around them each pass (kernels/topswops_lockstep.cu).
-// All stay until a GPU has measured them side by side.
+// Lean is the default (measured on an H100: results/bench/gpu_h100_kernels.md).
 enum class GpuKernel { dfs, lockstep, lean };
+
+// "dfs", "lockstep" or "lean", as --gpu-kernel names them.
+const char* gpu_kernel_name(GpuKernel kernel);
 
 // Passes of one lockstep launch. Between launches the lanes still searching are packed into as
 // few warps as hold them, which counts once the prefixes run out and warps thin; a launch costs
