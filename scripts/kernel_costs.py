@@ -8,8 +8,8 @@ step, the unit function of core/topswops_lane.hpp it was inlined from (the step'
 the dispatch). Every instruction counts
 once, both sides of a branch, as a warp whose lanes part there issues both. Instructions that
 the line table puts at a line outside the loop while they sit inside it (the loop's YIELD) go to
-the pass. With a profile (ncu's source page as CSV of either kernel, from the same SASS), also prints what each
-part executed per pass of its kind, to check the figures against the hardware.
+the pass. With a profile (ncu's source page as CSV, of either kernel from the same SASS), also
+prints what each part executed per pass of its kind, to check the figures against the hardware.
 
     python3 kernel_costs.py DISASSEMBLY [PROFILE.csv]
 """
