@@ -428,7 +428,7 @@ PILES_TOPSWOPS_HOT int fixed_block_cover(const Deck<W>& d) {
     const std::uint32_t blank = bits::top_bit_bytes(x);
     const std::uint32_t less_one = (x - 0x01010101u) & ~blank;  // a blank: 0, so bits 1..i
     blanks |= blank;
-    for (int b = 0; b < 4; ++b) {
+    for (int b = j == 0; b < 4; ++b) {  // the top (i = 0) rules out no q: c <= 0 never holds
       const int i = 4 * j + b;
       covered |= ((2u << i) - 1) & bits::shift_left_or_clear(~1u, bits::byte_of(less_one, b));
     }

@@ -22,6 +22,7 @@ namespace piles::gpu {
 namespace {
 
 using topswops::Deck;
+using topswops::LockstepKernel;
 using topswops::max_n;
 using topswops::SavedFrame;
 using topswops::lockstep::Lane;
@@ -150,21 +151,25 @@ __device__ __forceinline__ void take_work(Lane<W>& lane, SavedFrame<W>* stack, L
 }
 
 // Sorted: a.sorted, fixed per kernel so that a search for any final carries no code of the other.
-// Lean (GpuKernel::lean): the same units and vote with less around them each pass. The check
-// that every lane is done runs only after a refill, since only a refill ends a lane's work; the
-// pass count is 32 bits, counted down; the vote is not decoded (pass_takes); the units are told
-// apart by branches, not a jump table (step_by_branches); and a lane whose
-// flip leaves it flipping flips again in the same pass, which spares the warp the next pass's
-// loop, vote and dispatch while most lanes are still playing out their children. Its flips of
-// two-word decks are byte permutes whose selectors it reads from shared memory, and it keeps
-// the addresses of its shared tables in registers.
-template <int W, bool Sorted, bool Lean>
+// K: which pass (topswops::LockstepKernel). Lean: the same units and vote as lockstep with less
+// around them each pass. The check that every lane is done runs only after a refill, since
+// only a refill ends a lane's work; the pass count is 32 bits, counted down; the vote is not
+// decoded (pass_takes); the units are told apart by branches, not a jump table
+// (step_by_branches); and a lane whose flip leaves it flipping flips again in the same pass,
+// which spares the warp the next pass's loop, vote and dispatch while most lanes are still
+// playing out their children. Its flips of two-word decks are byte permutes whose selectors it
+// reads from shared memory, and it keeps the addresses of its shared tables in registers.
+// Staged: lean's refill, flips and tables, and no vote: each pass runs its stages in a fixed
+// order, each for the lanes that want it (core/topswops_lane.hpp, at stacking); the host's warp
+// model runs the same stages (staged_pass in host/topswops/lockstep_engine.cpp).
+template <int W, bool Sorted, LockstepKernel K>
 __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
     lockstep_kernel(LockstepLaunch<W> a) {
+  constexpr bool lean_tables = K != LockstepKernel::lockstep;
   __shared__ std::int32_t bound[max_n + 1];
   for (int i = threadIdx.x; i <= a.n; i += blockDim.x) bound[i] = a.bound[i];
   __syncthreads();
-  const topswops::Problem problem{a.n, a.sorted, Lean ? held_in_register(bound) : bound};
+  const topswops::Problem problem{a.n, a.sorted, lean_tables ? held_in_register(bound) : bound};
   const Deck<W> sorted = topswops::sorted_deck<W>(a.n);
   const std::uint64_t items = a.open_count + a.seed_count;
   std::uint64_t nodes[max_n] = {};
@@ -174,7 +179,7 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
   SavedFrame<W> stack[max_n];
   lane.next = lockstep::idle;
   lane.chunk = 0;
-  if constexpr (Lean) {
+  if constexpr (lean_tables) {
     LeanFlips flips{0};  // three-word decks flip by shifts (flip_unit)
     if constexpr (W == 2) {
       fill_lean_flips();
@@ -189,10 +194,23 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
         take_work<Sorted>(lane, stack, sink, a, problem, wants, wanting, items);
         if (__all_sync(full_warp, lane.next == lockstep::done)) break;
       }
-      if (lockstep::pass_takes(lane.next)) {
-        const bool flipping = lockstep::vote_kind(lane.next) == lockstep::flip;
-        lockstep::step_by_branches<Sorted>(lane, stack, problem, sorted, sink, flips);
-        if (flipping && lane.next == lockstep::flip) lockstep::flip_unit<true>(lane, flips);
+      if constexpr (K == LockstepKernel::lean) {
+        if (lockstep::pass_takes(lane.next)) {
+          const bool flipping = lockstep::vote_kind(lane.next) == lockstep::flip;
+          lockstep::step_by_branches<Sorted>(lane, stack, problem, sorted, sink, flips);
+          if (flipping && lane.next == lockstep::flip) lockstep::flip_unit<true>(lane, flips);
+        }
+      } else {
+        if (lockstep::stacking(lane.next))
+          lockstep::stack_unit<Sorted>(lane, stack, problem, sorted, sink);
+        if (lane.next <= lockstep::flip) {
+          if (lane.next == lockstep::choose) lockstep::choose_unit(lane);
+          lockstep::flip_unit<true>(lane, flips);
+        }
+        // The second and the third flip (scripts/kernel_costs.py counts them apart by order).
+        if (lane.next == lockstep::flip) lockstep::flip_unit<true>(lane, flips);
+        if (lane.next == lockstep::flip) lockstep::flip_unit<true>(lane, flips);
+        if (lane.next == lockstep::block) lockstep::block_unit<Sorted, true>(lane, problem, sorted);
       }
     }
   } else {
@@ -241,6 +259,17 @@ std::vector<std::uint32_t> parked_chunks(const DeviceBuffer<Parked<W>>& parked,
   return chunks;
 }
 
+template <int W, LockstepKernel K>
+auto lockstep_kernel_for(bool sorted) {
+  return sorted ? lockstep_kernel<W, true, K> : lockstep_kernel<W, false, K>;
+}
+template <int W>
+auto lockstep_kernel_for(LockstepKernel kind, bool sorted) {
+  return kind == LockstepKernel::staged ? lockstep_kernel_for<W, LockstepKernel::staged>(sorted)
+         : kind == LockstepKernel::lean ? lockstep_kernel_for<W, LockstepKernel::lean>(sorted)
+                                        : lockstep_kernel_for<W, LockstepKernel::lockstep>(sorted);
+}
+
 // Launches until every prefix of `work` is searched; record_min[c] is the shortest game worth
 // recording in chunk c. Returns the results and, per chunk, whether its games overflowed the
 // buffer. Where the stop check throws between launches, throws topswops_chunks::Stopped with
@@ -249,7 +278,7 @@ template <int W>
 std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
                                             const std::vector<int>& record_min,
                                             std::vector<bool>& overflowed,
-                                            std::uint64_t pass_budget, bool lean,
+                                            std::uint64_t pass_budget, LockstepKernel kind,
                                             const std::function<void()>& between_launches) {
   const std::uint64_t seed_count = work.chunk_ends.back();
   DeviceBuffer<Seed<W>> seeds(seeds_of<W>(work));
@@ -258,9 +287,7 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
   DeviceBuffer<unsigned long long> counters(2);  // the next item, the lanes parked
   ChunkTotals<W> totals(static_cast<int>(work.chunk_ends.size()), work.found_capacity);
   // No launch has more lanes than the device holds at once, so none parks more.
-  const auto kernel =
-      lean ? (work.sorted ? lockstep_kernel<W, true, true> : lockstep_kernel<W, false, true>)
-           : (work.sorted ? lockstep_kernel<W, true, false> : lockstep_kernel<W, false, false>);
+  const auto kernel = lockstep_kernel_for<W>(kind, work.sorted);
   const std::uint64_t resident = resident_blocks(kernel, block_threads);
   DeviceBuffer<Parked<W>> open(resident * block_threads), parked(resident * block_threads);
   std::uint64_t open_count = 0, seeds_taken = 0;
@@ -313,12 +340,12 @@ std::vector<TopswopsChunkResult> launch_all(const TopswopsWork& work,
 
 template <int W>
 std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t pass_budget,
-                                        bool lean, const TopswopsStop& stop) {
+                                        LockstepKernel kind, const TopswopsStop& stop) {
   return topswops_chunks::search_chunks(
       work,
-      [pass_budget, lean, &stop](const TopswopsWork& part, const std::vector<int>& record_min,
+      [pass_budget, kind, &stop](const TopswopsWork& part, const std::vector<int>& record_min,
                                  std::vector<bool>& overflowed) {
-        return launch_all<W>(part, record_min, overflowed, pass_budget, lean, stop.check);
+        return launch_all<W>(part, record_min, overflowed, pass_budget, kind, stop.check);
       },
       stop);
 }
@@ -326,21 +353,20 @@ std::vector<TopswopsChunkResult> search(const TopswopsWork& work, std::uint64_t 
 }  // namespace
 
 std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
-                                                          std::uint64_t pass_budget, bool lean,
+                                                          std::uint64_t pass_budget,
+                                                          LockstepKernel kind,
                                                           const TopswopsStop& stop) {
   const std::uint64_t budget =
       pass_budget == 0 ? std::numeric_limits<std::uint64_t>::max() : pass_budget;
-  return topswops::words_for(work.n) == 2 ? search<2>(work, budget, lean, stop)
-                                          : search<3>(work, budget, lean, stop);
+  return topswops::words_for(work.n) == 2 ? search<2>(work, budget, kind, stop)
+                                          : search<3>(work, budget, kind, stop);
 }
 
-std::uint64_t topswops_lockstep_lanes_in_flight(int n, bool lean) {
-  const bool two = topswops::words_for(n) == 2;
+std::uint64_t topswops_lockstep_lanes_in_flight(int n, LockstepKernel kind) {
   const std::uint64_t blocks =
-      lean ? (two ? resident_blocks(lockstep_kernel<2, false, true>, block_threads)
-                  : resident_blocks(lockstep_kernel<3, false, true>, block_threads))
-           : (two ? resident_blocks(lockstep_kernel<2, false, false>, block_threads)
-                  : resident_blocks(lockstep_kernel<3, false, false>, block_threads));
+      topswops::words_for(n) == 2
+          ? resident_blocks(lockstep_kernel_for<2>(kind, false), block_threads)
+          : resident_blocks(lockstep_kernel_for<3>(kind, false), block_threads);
   return blocks * block_threads;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/topswops.hpp"
+#include "core/topswops_lane.hpp"
 
 namespace piles::topswops {
 
@@ -68,13 +69,13 @@ std::vector<TopswopsChunkResult> topswops_search(const TopswopsWork& work,
 // unit of work per pass (core/topswops_lane.hpp) and a new prefix as soon as theirs is done.
 // A launch stops after `pass_budget` passes (0 or UINT64_MAX: none) and parks the lanes still
 // searching; the next launch takes them first, packed into fewer warps, then the prefixes left.
-// `lean`: the kernel with less overhead a pass (lockstep_kernel's Lean), same results; the pass
-// budget is then capped at 2^32 - 1 a launch. The stop check is asked between launches too;
+// `kind`: which pass the warps run (topswops::LockstepKernel), same results; the lean and staged
+// kernels cap the pass budget at 2^32 - 1 a launch. The stop check is asked between launches too;
 // a chunk is then finished where all its prefixes were taken and none of its lanes is parked.
-std::vector<TopswopsChunkResult> topswops_search_lockstep(const TopswopsWork& work,
-                                                          std::uint64_t pass_budget,
-                                                          bool lean = false,
-                                                          const TopswopsStop& stop = {});
+std::vector<TopswopsChunkResult> topswops_search_lockstep(
+    const TopswopsWork& work, std::uint64_t pass_budget,
+    topswops::LockstepKernel kind = topswops::LockstepKernel::lockstep,
+    const TopswopsStop& stop = {});
 
 // Threads of the search for n cards resident on the current device at once (decks of more
 // than 16 cards take a third word, and more registers).
@@ -82,6 +83,7 @@ std::uint64_t topswops_threads_in_flight(int n);
 
 // Lanes of the lockstep search for n cards resident on the current device at once: as many
 // prefixes as a launch searches side by side.
-std::uint64_t topswops_lockstep_lanes_in_flight(int n, bool lean = false);
+std::uint64_t topswops_lockstep_lanes_in_flight(
+    int n, topswops::LockstepKernel kind = topswops::LockstepKernel::lockstep);
 
 }  // namespace piles::gpu

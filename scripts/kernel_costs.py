@@ -1,14 +1,14 @@
-"""The lockstep kernel's SASS instructions by what they serve, for host/topswops/lane_costs.hpp.
+"""The lockstep kernels' SASS instructions by what they serve, for host/topswops/lane_costs.hpp.
 
 Reads `nvdisasm -gi` of kernels/topswops_lockstep.cu as the build compiles it (with -lineinfo)
-and gives each instruction of lockstep_kernel<2, false, Lean> to a part of the model by the
-source line it came from: the kernel's line where its code was inlined (the pass loop, the
-refill, the vote, the lean kernel's second flip, or else the warp's start and end), and for the
-step, the unit function of core/topswops_lane.hpp it was inlined from (the step's own code:
-the dispatch). Every instruction counts
-once, both sides of a branch, as a warp whose lanes part there issues both. Instructions that
-the line table puts at a line outside the loop while they sit inside it (the loop's YIELD) go to
-the pass. With a profile (ncu's source page as CSV, of either kernel from the same SASS), also
+and gives each instruction of lockstep_kernel<2, false, K> (K: lockstep, lean, staged) to a part
+of the model by the source line it came from: the kernel's line where its code was inlined (the
+pass loop, the refill, the vote, the second and third flips, or else the warp's start and end),
+and for a unit's call, the unit function of core/topswops_lane.hpp it was inlined from (a step's
+own code: the dispatch; a staged stage's test: the pass). Every instruction counts once, both
+sides of a branch, as a warp whose lanes part there issues both. Instructions that the line
+table puts at a line outside the loop while they sit inside it (the loop's YIELD) go to the
+pass. With a profile (ncu's source page as CSV, of any of the kernels from the same SASS), also
 prints what each part executed per pass of its kind, to check the figures against the hardware.
 
     python3 kernel_costs.py DISASSEMBLY [PROFILE.csv]
@@ -20,8 +20,9 @@ import sys
 KERNEL = "kernels/topswops_lockstep.cu"
 LANE = "core/topswops_lane.hpp"
 UNITS = ["choose", "flip", "block", "land", "ret"]
-# stack: the lean kernel's pass of landings and returns, less the units themselves.
-PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp", "stack"]
+# stack: the lean and staged kernels' landings and returns, less the units themselves.
+PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp", "stack", "flip_third"]
+KINDS = ["lockstep", "lean", "staged"]
 
 
 def source(path):
@@ -36,32 +37,54 @@ def function_range(lines, signature):
     return start + 1, end + 1
 
 
-def kernel_parts(lean):
-    """Kernel line -> part, for the lines of lockstep_kernel's pass loop; None: the step."""
+def kernel_parts(kind):
+    """Kernel line -> part, for the lines of lockstep_kernel's pass loop (None: a unit's call,
+    its code given to the unit function it was inlined from), and the lines whose code marks the
+    loop's body for finding its back edge: the vote, or in the staged kernel its first stage's test.
+    kind: 0 lockstep, 1 lean, 2 staged (topswops::LockstepKernel)."""
     lines = source(KERNEL)
     first, last = function_range(lines, "lockstep_kernel(LockstepLaunch<W> a)")
-    branch = "if constexpr (Lean)"
-    split = next(i for i in range(first, last) if branch in lines[i - 1])
-    other = next(i for i in range(split, last) if "} else {" in lines[i - 1])
-    loop_first = next(i for i in range(other if not lean else split, last) if "for (" in lines[i - 1])
+    split = next(i for i in range(first, last) if "if constexpr (lean_tables)" in lines[i - 1])
+    indent = lines[split - 1][: len(lines[split - 1]) - len(lines[split - 1].lstrip())]
+    other = next(i for i in range(split, last) if lines[i - 1] == indent + "} else {")
+    loop_first = next(i for i in range(other if kind == 0 else split, last) if "for (" in lines[i - 1])
     indent = lines[loop_first - 1][: len(lines[loop_first - 1]) - len(lines[loop_first - 1].lstrip())]
     loop_last = next(i for i in range(loop_first, last) if lines[i - 1] == indent + "}")
-    parts = {}
+    parts, anchor, flips = {}, set(), 0
+    staged = False
     for i in range(loop_first, loop_last + 1):
         l = lines[i - 1]
-        if "take_work<" in l:
+        if "K == LockstepKernel::lean" in l:
+            staged = False
+        elif staged is False and l.strip() == "} else {" and kind != 0:
+            staged = True
+        if staged and "stacking(" in l:
+            parts[i] = "pass"
+            anchor.add(i)
+        elif "take_work<" in l:
             parts[i] = "refill"
         elif "__all_sync" in l:
-            parts[i] = "refill" if lean else "pass"
+            parts[i] = "refill" if kind else "pass"
         elif "pass_unit(" in l or "pass_takes(" in l or "== unit)" in l:
             parts[i] = "vote"
+            anchor.add(i)
         elif "step<Sorted>(" in l or "step_by_branches<Sorted>(" in l:
             parts[i] = None
+        elif staged and ("_unit<" in l or "_unit(" in l):
+            # The staged pass: its first flip is the flip unit, then the second and the third.
+            # (the part of the unit's code, None: its function's; the part of the line's own
+            # code, the stage's test, which every pass issues): a choice is tested for in the
+            # flips' stage.
+            if "flip_unit" in l:
+                parts[i] = ([None, "flip_again", "flip_third"][flips], "pass")
+                flips += 1
+            else:
+                parts[i] = (None, "flip" if "choose_unit" in l else "pass")
         elif "flip_unit(" in l or "flipping" in l:
             parts[i] = "flip_again"
         else:
             parts[i] = "pass"
-    return parts
+    return parts, anchor
 
 
 def unit_ranges():
@@ -71,9 +94,9 @@ def unit_ranges():
     return {u: function_range(lines, "void %s_unit(" % u) for u in UNITS + ["stack"]}
 
 
-def instructions(dis, lean):
+def instructions(dis, kind):
     """(offset, text, frames) of each instruction of the kernel; frames outermost first."""
-    name = "lockstep_kernelILi2ELb0ELb%dE" % int(lean)
+    name = "lockstep_kernelILi2ELb0ELNS_8topswops14LockstepKernelE%dE" % kind
     # Each instruction's location comes as one comment line per frame, innermost first; an
     # instruction without one has the location of the one before it.
     inside, frames, fresh, out = False, [], False, []
@@ -99,17 +122,19 @@ def instructions(dis, lean):
 
 def part_of(frames, kernel, units):
     """The part an instruction serves: by its line in the kernel's loop, and for a step, by the
-    innermost unit function it was inlined from (the step's own lines: the dispatch)."""
+    innermost unit function it was inlined from (the step's own lines: the dispatch). A staged
+    stage's line names two parts: its unit's (None: by function) and its own code's."""
     for i, (f, n) in enumerate(frames):
         if f.endswith(KERNEL) and n in kernel:
-            if kernel[n] is not None:
-                return kernel[n]
-            for g, k in reversed(frames[i + 1 :]):
-                if g.endswith(LANE):
-                    for u, (first, last) in units.items():
-                        if first <= k <= last:
-                            return u
-            return "dispatch"
+            unit, own = kernel[n] if isinstance(kernel[n], tuple) else (kernel[n], "dispatch")
+            inlined = [k for g, k in reversed(frames[i + 1 :]) if g.endswith(LANE)]
+            if unit is not None and (inlined or not isinstance(kernel[n], tuple)):
+                return unit
+            for k in inlined:
+                for u, (first, last) in units.items():
+                    if first <= k <= last:
+                        return u
+            return own
     return "warp"
 
 
@@ -129,16 +154,17 @@ def main():
             pending = []
     units = unit_ranges()
     figures = {}
-    for lean in (False, True):
-        kernel = kernel_parts(lean)
-        code = instructions(dis, lean)
+    for kind in range(len(KINDS)):
+        kernel, anchor = kernel_parts(kind)
+        code = instructions(dis, kind)
         part = [part_of(fr, kernel, units) for _, _, fr in code]
-        votes = [at for (at, _, _), p in zip(code, part) if p == "vote"]
-        # The pass loop's back edge: the branch after the vote to the earliest point before it.
+        marks = [at for at, _, fr in code if any(f.endswith(KERNEL) and n in anchor for f, n in fr)]
+        # The pass loop's back edge: the branch after the marks to the earliest point before them
+        # (a ballot's path for a diverged warp may lie past the loop's end: not after them all).
         head, tail = None, None
         for at, text, _ in code:
             m = re.search(r"BRA `\((\.L_x_\d+)\)", text)
-            if m and at > max(votes) and labels[m.group(1)] <= min(votes):
+            if m and at > min(marks) and labels[m.group(1)] <= min(marks):
                 if head is None or labels[m.group(1)] < head:
                     head, tail = labels[m.group(1)], at
         # Lines of the loop's own code may be laid out before it, after it (once a launch) or
@@ -160,31 +186,30 @@ def main():
                 continue
             count[p] += 1
             where[at] = p
-        figures[lean] = (count, where)
-        print(
-            "%s: %s"
-            % ("lean" if lean else "lockstep", " ".join("%s %d" % (p, count[p]) for p in PARTS))
-        )
+        figures[kind] = (count, where)
+        print("%s: %s" % (KINDS[kind], " ".join("%s %d" % (p, count[p]) for p in PARTS)))
     if len(sys.argv) > 2:
         check(sys.argv[2], figures)
 
 
 def check(path, figures):
-    """Executed warp instructions per pass of each part, from a profile of the lockstep or the
-    lean kernel (its name says which) built from the same SASS (its instructions are matched by
-    offset): the section of the launch that executed the most."""
-    sections, lean = [], False
+    """Executed warp instructions per pass of each part, from a profile of a lockstep kernel
+    (its name says which) built from the same SASS (its instructions are matched by offset):
+    the section of the launch that executed the most."""
+    sections, kind = [], 0
     with open(path) as f:
         for row in csv.reader(f):
             if row and row[0] == "Kernel Name":
                 sections.append([])
-                # lockstep_kernel<(int)2, (bool)0, (bool)1>: the last flag is the lean kernel's.
+                # lockstep_kernel<(int)2, (bool)0, (piles::topswops::LockstepKernel)2>; before
+                # the staged kernel, a bool: lean.
+                m = re.search(r"LockstepKernel\)(\d)", row[1])
                 flags = re.findall(r"\(bool\)([01])", row[1])
-                lean = len(flags) == 2 and flags[1] == "1"
+                kind = int(m.group(1)) if m else int(len(flags) == 2 and flags[1] == "1")
             elif sections and row and row[0].startswith("0x"):
                 sections[-1].append((int(row[0], 16), float(row[5])))
-    where = figures[lean][1]
-    print("profile of the %s kernel" % ("lean" if lean else "lockstep"))
+    where = figures[kind][1]
+    print("profile of the %s kernel" % KINDS[kind])
     best = max(sections, key=lambda s: sum(c for _, c in s))
     base = best[0][0]
     executed, runs = dict.fromkeys(PARTS, 0.0), dict.fromkeys(PARTS, 0.0)

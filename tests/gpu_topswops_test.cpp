@@ -114,12 +114,13 @@ TEST_P(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswops,
                          ::testing::Values(ts::GpuKernel::dfs, ts::GpuKernel::lockstep,
-                                           ts::GpuKernel::lean),
+                                           ts::GpuKernel::lean, ts::GpuKernel::staged),
                          [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
                            return std::string(ts::gpu_kernel_name(info.param));
                          });
 
-// The lockstep kernel and the lean one, which share the parking of lanes between launches.
+// The kernels of lanes (lockstep, lean, staged), which share the parking of lanes between
+// launches.
 class GpuTopswopsLockstep : public ::testing::TestWithParam<ts::GpuKernel> {
  protected:
   void SetUp() override { PILES_NEED_GPU(); }
@@ -176,7 +177,8 @@ TEST_P(GpuTopswopsLockstep, AStopBetweenLaunchesKeepsTheChunksFinished) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswopsLockstep,
-                         ::testing::Values(ts::GpuKernel::lockstep, ts::GpuKernel::lean),
+                         ::testing::Values(ts::GpuKernel::lockstep, ts::GpuKernel::lean,
+                                           ts::GpuKernel::staged),
                          [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
                            return std::string(ts::gpu_kernel_name(info.param));
                          });

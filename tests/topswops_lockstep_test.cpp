@@ -72,6 +72,8 @@ ts::LockstepOptions budget(std::uint64_t passes, int warps = 1, int threads = 1,
 }
 
 constexpr ts::LockstepKernel lean = ts::LockstepKernel::lean;
+constexpr ts::LockstepKernel staged = ts::LockstepKernel::staged;
+constexpr ts::LockstepKernel all_kernels[] = {ts::LockstepKernel::lockstep, lean, staged};
 
 // A lockstep sink over LongestGames, held by reference: a report copies its sink.
 template <int W>
@@ -127,15 +129,16 @@ TEST(TopswopsLockstep, EveryChunkMatchesTheCpuEngine) {
     for (int n = 2; n <= 12; ++n) expect_same_chunks(ts::make_plan(n, final, {}), budget(0, 2, 2));
 }
 
-TEST(TopswopsLockstep, TheLeanKernelsPassesGiveTheSameChunks) {
-  for (ts::Final final : {ts::Final::any, ts::Final::sorted})
-    for (int n = 2; n <= 12; ++n)
-      expect_same_chunks(ts::make_plan(n, final, {}), budget(0, 2, 2, lean));
+TEST(TopswopsLockstep, TheLeanAndStagedKernelsPassesGiveTheSameChunks) {
+  for (ts::LockstepKernel kernel : {lean, staged})
+    for (ts::Final final : {ts::Final::any, ts::Final::sorted})
+      for (int n = 2; n <= 12; ++n)
+        expect_same_chunks(ts::make_plan(n, final, {}), budget(0, 2, 2, kernel));
 }
 
 TEST(TopswopsLockstep, EveryPassBudgetGivesTheSameChunks) {
   // A budget of one pass parks every lane after each unit; seven parks them mid-play.
-  for (ts::LockstepKernel kernel : {ts::LockstepKernel::lockstep, lean})
+  for (ts::LockstepKernel kernel : all_kernels)
     for (ts::Final final : {ts::Final::any, ts::Final::sorted}) {
       for (int n : {7, 8}) expect_same_chunks(ts::make_plan(n, final, {}), budget(1, 1, 1, kernel));
       for (int n : {9, 10})
@@ -147,7 +150,7 @@ TEST(TopswopsLockstep, EveryPassBudgetGivesTheSameChunks) {
 
 TEST(TopswopsLockstep, WarpsTakingTurnsGiveTheSameChunks) {
   // Many warps taking turns of a few passes, within launches of a small budget and a large one.
-  for (ts::LockstepKernel kernel : {ts::LockstepKernel::lockstep, lean})
+  for (ts::LockstepKernel kernel : all_kernels)
     for (ts::Final final : {ts::Final::any, ts::Final::sorted}) {
       expect_same_chunks(ts::make_plan(10, final, {}), budget(50, 40, 2, kernel, 3));
       expect_same_chunks(ts::make_plan(11, final, {}), budget(1 << 20, 64, 2, kernel, 64));
@@ -164,7 +167,7 @@ TEST(TopswopsLockstep, ACancelledCallHandsBackTheChunksItFinished) {
   const int target = plan.start_target;
   const Chunks cpu = cpu_chunks(plan, all, target);
   bool some_but_not_all = false;
-  for (ts::LockstepKernel kernel : {ts::LockstepKernel::lockstep, lean})
+  for (ts::LockstepKernel kernel : all_kernels)
     for (const int polls : {1, 20, 200, 2000, 20000}) {
       SCOPED_TRACE(polls);
       Chunks handed;
@@ -207,6 +210,34 @@ TEST(TopswopsLockstep, TheLeanKernelTakesFewerPassesForTheSameUnits) {
   };
   EXPECT_EQ(lockstep_use.dispatched_passes, dispatched(lockstep_use));
   EXPECT_LT(lean_use.dispatched_passes, dispatched(lean_use));
+}
+
+// The staged kernel runs the same units with no vote and no jump to them, in fewer passes than
+// the lean kernel: each pass lands, returns, chooses, flips up to three times and checks the
+// block for every lane that wants it, a lane going on from stage to stage.
+TEST(TopswopsLockstep, TheStagedKernelTakesFewerPassesForTheSameUnits) {
+  const ts::Plan plan = ts::make_plan(11, ts::Final::any, {});
+  const auto all = plan.chunks_of_round(plan.round_count() - 1);
+  ts::LaneUse lean_use, staged_use;
+  run_lockstep(plan, all, ts::published::longest[11], budget(0, 4, 2, lean), &lean_use);
+  run_lockstep(plan, all, ts::published::longest[11], budget(0, 4, 2, staged), &staged_use);
+  EXPECT_EQ(staged_use.kernel, staged);
+  EXPECT_EQ(staged_use.nodes, lean_use.nodes);
+  EXPECT_EQ(staged_use.units, lean_use.units);
+  EXPECT_LT(staged_use.passes, lean_use.passes);
+  EXPECT_EQ(staged_use.voted_passes, 0u);
+  EXPECT_EQ(staged_use.dispatched_passes, 0u);
+  EXPECT_GT(staged_use.flip_third_passes, 0u);
+  EXPECT_LE(staged_use.flip_third_passes, staged_use.flip_again_passes);
+  EXPECT_EQ(lean_use.flip_third_passes, 0u);
+  // A pass may run every kind of unit, so the kinds' passes add up to more than the passes.
+  std::uint64_t unit_passes = 0;
+  for (int u = 0; u < ts::lockstep::unit_kinds; ++u) {
+    EXPECT_LE(staged_use.unit_passes[u], staged_use.passes) << u;
+    unit_passes += staged_use.unit_passes[u];
+  }
+  EXPECT_GT(unit_passes, staged_use.passes);
+  EXPECT_LT(staged_use.instructions_per_node(), lean_use.instructions_per_node());
 }
 
 // The lean kernel's vote: a choice with the flips, a return with the landings, the fixed block
@@ -316,7 +347,7 @@ TEST(TopswopsLockstep, CommandLineReportsLaneUse) {
 
 // The warp model of each kernel at n = 13 as solve runs it (an H100's warps taking turns, the
 // kernel's own SASS costs): the committed figures, as `piles --backend cpu topswops solve 13
-// --engine lockstep [--gpu-kernel lean] --json` gave them. A change to the kernels' costs
+// --engine lockstep --gpu-kernel K --json` gave them. A change to the kernels' costs
 // (lane_costs.hpp, from `scripts/lane-costs --kernel`) or to the model that moves a figure by
 // more than 2% fails here until the record moves with it.
 TEST(TopswopsLockstep, TheWarpModelsFiguresAtThirteenCardsAreTheRecordedOnes) {
@@ -325,7 +356,8 @@ TEST(TopswopsLockstep, TheWarpModelsFiguresAtThirteenCardsAreTheRecordedOnes) {
     double per_node;
   };
   for (const Recorded r :
-       {Recorded{ts::GpuKernel::lockstep, 56.04}, Recorded{ts::GpuKernel::lean, 36.48}}) {
+       {Recorded{ts::GpuKernel::lockstep, 55.81}, Recorded{ts::GpuKernel::lean, 36.28},
+        Recorded{ts::GpuKernel::staged, 29.26}}) {
     ts::SolveOptions o;
     o.n = 13;
     o.run.quiet = true;

@@ -55,7 +55,7 @@ void check_engine_options(const SolveArgs& args, const topswops::SolveOptions& o
     if (!args.gpu_kernel.empty() && !(lockstep_model && args.gpu_kernel != "dfs"))
       throw UsageError(fmt::format(
           "--gpu-kernel {}: this run is on CPU threads, where only --engine lockstep follows a "
-          "GPU kernel (lockstep or lean)",
+          "GPU kernel (lockstep, lean or staged)",
           args.gpu_kernel));
     if (!args.small_slices.empty())
       throw UsageError(fmt::format(
@@ -88,6 +88,7 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
                                                : topswops::CpuEngine::dfs;
   options.gpu_kernel = args.gpu_kernel == "dfs"        ? topswops::GpuKernel::dfs
                        : args.gpu_kernel == "lockstep" ? topswops::GpuKernel::lockstep
+                       : args.gpu_kernel == "staged"   ? topswops::GpuKernel::staged
                                                        : topswops::GpuKernel::lean;
   options.small_slices_on_host = args.small_slices != "gpu";
   if (!args.quick.empty())
@@ -142,10 +143,11 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
   solve
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,
-          "GPU kernel: lean (default; lanes refilled by their warp) | lockstep (the same with "
-          "more issued each pass) | dfs (a thread per prefix); with --engine lockstep on the "
-          "CPU, lean or lockstep picks the kernel its warp model follows")
-      ->check(one_of({"dfs", "lockstep", "lean"}));
+          "GPU kernel: lean (default; lanes refilled by their warp, a unit a pass by vote) | "
+          "staged (every pass its stages in order, no vote) | lockstep (lean's vote with more "
+          "issued each pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, "
+          "lean, staged or lockstep picks the kernel its warp model follows")
+      ->check(one_of({"dfs", "lockstep", "lean", "staged"}));
   solve
       ->add_option("--small-slices", args->small_slices,
                    "On a GPU, slices too small to fill it: host (default: run on the CPU "

@@ -30,7 +30,13 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
 }
 
 const char* gpu_kernel_name(GpuKernel kernel) {
-  return kernel == GpuKernel::dfs ? "dfs" : kernel == GpuKernel::lean ? "lean" : "lockstep";
+  return kernel == GpuKernel::dfs ? "dfs" : lockstep_kernel_name(lockstep_kind(kernel));
+}
+
+LockstepKernel lockstep_kind(GpuKernel kernel) {
+  return kernel == GpuKernel::staged ? LockstepKernel::staged
+         : kernel == GpuKernel::lean ? LockstepKernel::lean
+                                     : LockstepKernel::lockstep;
 }
 
 #ifdef PILES_HAVE_CUDA
@@ -86,7 +92,7 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
     return to_partials(
         kernel == GpuKernel::dfs
             ? gpu::topswops_search(work, stop)
-            : gpu::topswops_search_lockstep(work, pass_budget, kernel == GpuKernel::lean, stop));
+            : gpu::topswops_search_lockstep(work, pass_budget, lockstep_kind(kernel), stop));
   };
   const std::vector<Partial> partials =
       search_on_device(plan, deep, target, threads, on_gpu, hand_over);
@@ -97,7 +103,7 @@ bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target
 std::uint64_t gpu_lanes_in_flight(int n, GpuKernel kernel) {
   return kernel == GpuKernel::dfs
              ? gpu::topswops_threads_in_flight(n)
-             : gpu::topswops_lockstep_lanes_in_flight(n, kernel == GpuKernel::lean);
+             : gpu::topswops_lockstep_lanes_in_flight(n, lockstep_kind(kernel));
 }
 
 std::uint64_t gpu_launch_floor(int n, GpuKernel kernel) {

@@ -8,14 +8,17 @@
 
 namespace piles::topswops {
 
-// The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below),
-// `lockstep`, warps of lanes taking one unit of work per pass (core/topswops_lane.hpp), and
-// `lean`, the same units with less issued around them each pass (kernels/topswops_lockstep.cu).
-// Lean is the default (measured on an H100: results/bench/gpu_h100_kernels.md).
-enum class GpuKernel { dfs, lockstep, lean };
+// The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below), and
+// warps of lanes taking units of work (core/topswops_lane.hpp) in three kinds of pass
+// (LockstepKernel): `lockstep`, `lean` and `staged`. Lean is the default (measured on an H100:
+// results/bench/gpu_h100_kernels.md).
+enum class GpuKernel { dfs, lockstep, lean, staged };
 
-// "dfs", "lockstep" or "lean", as --gpu-kernel names them.
+// "dfs", "lockstep", "lean" or "staged", as --gpu-kernel names them.
 const char* gpu_kernel_name(GpuKernel kernel);
+
+// The pass of a lanes kernel (any but dfs), as the kernels and the host's warp model name it.
+LockstepKernel lockstep_kind(GpuKernel kernel);
 
 // Passes of one lockstep launch. Between launches the lanes still searching are packed into as
 // few warps as hold them, which counts once the prefixes run out and warps thin; a launch costs

@@ -8,12 +8,13 @@ namespace piles::topswops {
 
 // Device instructions a warp of the lockstep search issues, by what it issues them for: each
 // unit (choose, flip, block, land, ret) in a pass that runs it; every pass's own (the loop, the
-// ballot for idle lanes, the counter, and in the lockstep kernel the check that all are done);
-// the vote of a pass run by unit; the jump to a unit other than the flip; a refill (ballot,
-// counter, shuffle, taking a seed or a parked lane); the lean kernel's second flip in a pass;
-// once per warp and launch, its start and end (counts cleared, flushed, lanes parked); and in
-// the lean kernel, a pass of landings and returns: what it issues once for both (stack_unit).
-// Both sides of a branch count, as a warp whose lanes part there issues both. The host lockstep
+// ballot for idle lanes, the counter; in the lockstep kernel the check that all are done, in
+// the staged kernel the test that opens each stage); the vote of a pass run by unit; the jump
+// to a unit other than the flip; a refill (ballot, counter, shuffle, taking a seed or a parked
+// lane); the second flip in a pass (lean, staged) and the third (staged); once per warp and
+// launch, its start and end (counts cleared, flushed, lanes parked); and in the lean and staged
+// kernels, a pass of landings and returns: what it issues once for both (stack_unit). Both
+// sides of a branch count, as a warp whose lanes part there issues both. The host lockstep
 // engine's warp model (LaneUse) weighs the events it counts by them.
 struct UnitCosts {
   std::array<int, lockstep::unit_kinds> unit;
@@ -24,13 +25,16 @@ struct UnitCosts {
   int flip_again = 0;
   int warp = 0;
   int stack = 0;
+  int flip_third = 0;
 };
 
-// The kernels as the build compiles them (lockstep_kernel<2, false, Lean> in sm_90 SASS, any
+// The kernels as the build compiles them (lockstep_kernel<2, false, K> in sm_90 SASS, any
 // final, two-word decks), each instruction given to what it serves by the source line it came
 // from: `scripts/lane-costs --kernel` prints these figures.
-inline constexpr UnitCosts lockstep_kernel_costs{{11, 40, 91, 59, 24}, 366, 14, 16, 17, 0, 1011};
-inline constexpr UnitCosts lean_kernel_costs{{11, 18, 92, 48, 13}, 363, 14, 10, 11, 21, 1165, 12};
+inline constexpr UnitCosts lockstep_kernel_costs{{11, 40, 88, 59, 24}, 366, 14, 16, 17, 0, 1011};
+inline constexpr UnitCosts lean_kernel_costs{{11, 18, 89, 48, 13}, 363, 14, 10, 11, 21, 1165, 12};
+inline constexpr UnitCosts staged_kernel_costs{
+    {11, 21, 89, 48, 13}, 363, 0, 26, 0, 17, 1170, 14, 17};
 
 // The units alone, as probes (bench/lane_costs_probe.cu) compile them, with no pass around them:
 // the model's costs before it counted the kernel, kept for comparison. In sm_90 SASS

@@ -24,6 +24,7 @@ std::array<std::uint64_t, model_parts.size()> LaneUse::by_part(const UnitCosts& 
   sum[9] = passes * c.pass;
   sum[10] = warp_runs * c.warp;
   sum[11] = stack_passes * c.stack;
+  sum[12] = flip_third_passes * c.flip_third;
   return sum;
 }
 
@@ -52,6 +53,7 @@ void LaneUse::add(const LaneUse& other) {
   launches += other.launches;
   warp_runs += other.warp_runs;
   flip_again_passes += other.flip_again_passes;
+  flip_third_passes += other.flip_third_passes;
   passes += other.passes;
   nodes += other.nodes;
   for (int u = 0; u < lockstep::unit_kinds; ++u) {
@@ -158,6 +160,53 @@ struct Warp {
   }
 };
 
+// The lanes of `lanes` whose next unit `wants`.
+template <int W, class Wants>
+std::uint32_t lanes_wanting(const Lane<W>* lanes, Wants wants) {
+  std::uint32_t out = 0;
+  for (int i = 0; i < warp_lanes; ++i) out |= static_cast<std::uint32_t>(wants(lanes[i].next)) << i;
+  return out;
+}
+
+// One pass of the staged kernel (kernels/topswops_lockstep.cu, the same stages in the same
+// order), stage by stage over the warp's lanes; each stage that some lane runs is counted once.
+template <bool Sorted, int W, class Sink, class Flips>
+void staged_pass(Lane<W>* lanes, SavedFrame<W> (*stacks)[max_n], const Problem& p,
+                 const Deck<W>& sorted, Sink& sink, const Flips& flips, LaneUse& use) {
+  const auto count = [&](std::uint32_t stepping, int unit) {
+    use.units[unit] += std::popcount(stepping);
+    use.unit_passes[unit] += stepping != 0;
+  };
+  const std::uint32_t landing = lanes_wanting(lanes, [](int u) { return u == lockstep::land; });
+  const std::uint32_t returning = lanes_wanting(lanes, [](int u) { return u == lockstep::ret; });
+  count(landing, lockstep::land);
+  count(returning, lockstep::ret);
+  use.stack_passes += (landing | returning) != 0;
+  for (int i = 0; i < warp_lanes; ++i)
+    if ((landing | returning) >> i & 1)
+      lockstep::stack_unit<Sorted>(lanes[i], stacks[i], p, sorted, sink);
+  const std::uint32_t choosing = lanes_wanting(lanes, [](int u) { return u == lockstep::choose; });
+  const std::uint32_t flipping = lanes_wanting(lanes, [](int u) { return u <= lockstep::flip; });
+  count(choosing, lockstep::choose);
+  count(flipping, lockstep::flip);
+  for (int i = 0; i < warp_lanes; ++i) {
+    if (!(flipping >> i & 1)) continue;
+    if (choosing >> i & 1) lockstep::choose_unit(lanes[i]);
+    lockstep::flip_unit<true>(lanes[i], flips);
+  }
+  for (std::uint64_t* again : {&use.flip_again_passes, &use.flip_third_passes}) {
+    const std::uint32_t more = lanes_wanting(lanes, [](int u) { return u == lockstep::flip; });
+    use.units[lockstep::flip] += std::popcount(more);
+    *again += more != 0;
+    for (int i = 0; i < warp_lanes; ++i)
+      if (more >> i & 1) lockstep::flip_unit<true>(lanes[i], flips);
+  }
+  const std::uint32_t blocking = lanes_wanting(lanes, [](int u) { return u == lockstep::block; });
+  count(blocking, lockstep::block);
+  for (int i = 0; i < warp_lanes; ++i)
+    if (blocking >> i & 1) lockstep::block_unit<Sorted, true>(lanes[i], p, sorted);
+}
+
 // One warp's turn: up to `turn` passes (0: to the end of its budget), its events counted in
 // `use`, its nodes and games in `results`.
 template <bool Sorted, int W>
@@ -168,6 +217,7 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
   WarpSink<W> sink{p.n, results, use.nodes};
   Lane<W>* lanes = warp.lanes;
   const bool lean = launch.options.kernel == LockstepKernel::lean;
+  const bool staged = launch.options.kernel == LockstepKernel::staged;
   // The lean kernel's flips, byte permutes as on the GPU.
   static constexpr lockstep::FlipTable flips = lockstep::flip_table();
   const std::uint64_t budget = launch.options.pass_budget
@@ -198,7 +248,6 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
         }
       }
     }
-    const std::uint32_t stepping = lanes_to_step(lanes, launch.options.schedule, lean);
     bool all_done = true;
     for (int i = 0; i < warp_lanes; ++i) all_done = all_done && lanes[i].next == lockstep::done;
     if (all_done) {
@@ -206,6 +255,11 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
       return;
     }
     ++use.passes;
+    if (staged) {
+      staged_pass<Sorted>(lanes, warp.stacks, p, sorted, sink, flips.by_k, use);
+      continue;
+    }
+    const std::uint32_t stepping = lanes_to_step(lanes, launch.options.schedule, lean);
     if (launch.options.schedule == Schedule::by_unit) ++use.voted_passes;
     std::uint32_t kinds = 0;
     bool flipped_again = false;

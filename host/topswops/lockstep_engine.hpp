@@ -24,19 +24,18 @@ namespace piles::topswops {
 // its slowest lane is done.
 enum class Schedule { by_unit, mixed, per_thread };
 
-// The GPU kernel whose passes the engine runs (gpu_engine.hpp's lockstep and lean): the lean
-// one's flip passes flip again the lanes still flipping, and it issues less around each pass.
-enum class LockstepKernel { lockstep, lean };
-
-// The kernel's instructions by what they serve (lane_costs.hpp), for the model of that kernel.
+// The kernel's instructions by what they serve (lane_costs.hpp), for the model of the kernel
+// whose passes the engine runs (LockstepKernel, core/topswops_lane.hpp).
 constexpr const UnitCosts& kernel_costs(LockstepKernel k) {
-  return k == LockstepKernel::lean ? lean_kernel_costs : lockstep_kernel_costs;
+  return k == LockstepKernel::staged ? staged_kernel_costs
+         : k == LockstepKernel::lean ? lean_kernel_costs
+                                     : lockstep_kernel_costs;
 }
 
 // What a warp's instructions serve, as the model splits them (UnitCosts' parts, units first).
-inline constexpr std::array<const char*, 12> model_parts = {
-    "choose", "flip",     "block",      "land", "ret",  "refill",
-    "vote",   "dispatch", "flip_again", "pass", "warp", "stack"};
+inline constexpr std::array<const char*, 13> model_parts = {
+    "choose",   "flip",       "block", "land", "ret",   "refill",    "vote",
+    "dispatch", "flip_again", "pass",  "warp", "stack", "flip_third"};
 
 // What the warps issued: each pass its own instructions and its vote, the unit (or, in the
 // mixed and per-thread schedules, every kind of unit that any of its lanes takes) once, a jump
@@ -58,7 +57,8 @@ struct LaneUse {
   std::uint64_t refill_passes = 0;      // passes in which some lane wanted work
   std::uint64_t lanes_wanting = 0;      // lanes that wanted work, counted at each refill
   std::uint64_t refills = 0;            // work items taken by lanes
-  std::uint64_t flip_again_passes = 0;  // lean: flip passes in which a lane flipped twice
+  std::uint64_t flip_again_passes = 0;  // lean, staged: passes in which a lane flipped twice
+  std::uint64_t flip_third_passes = 0;  // staged: passes in which a lane flipped three times
 
   const UnitCosts& costs() const { return kernel_costs(kernel); }
   std::uint64_t warp_instructions(const UnitCosts& c) const;
@@ -84,7 +84,7 @@ struct LockstepOptions {
   std::uint64_t pass_budget = 0;  // passes per launch; 0: each launch runs until the work is done
   int warps = 1;  // warps of a launch (no more than its items fill), run on `threads` threads
   int threads = 1;
-  Schedule schedule = Schedule::by_unit;
+  Schedule schedule = Schedule::by_unit;  // of the lockstep and lean kernels' passes
   LockstepKernel kernel = LockstepKernel::lockstep;
   // Passes a warp runs before the next takes its turn, round after round, as a GPU's resident
   // warps advance side by side and share out the items (so that, as there, lanes run dry

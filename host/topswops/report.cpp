@@ -94,7 +94,7 @@ nlohmann::json to_json(const Solution& s) {
                      {"seconds", rounded(s.estimate->seconds, 3)}};
   if (s.lane_use)
     j["lane_use"] = {
-        {"kernel", s.lane_use->kernel == LockstepKernel::lean ? "lean" : "lockstep"},
+        {"kernel", lockstep_kernel_name(s.lane_use->kernel)},
         {"warp_instructions_per_node", s.lane_use->instructions_per_node()},
         {"lane_use", s.lane_use->lane_use()},
         {"passes", s.lane_use->passes},
@@ -162,9 +162,8 @@ std::string to_text(const Solution& s, bool quiet) {
       out += fmt::format(
           "  {:<14} {:.1f} warp instructions per node, {:.2f} lane use ({} passes of "
           "32 lanes, {} launches)\n",
-          s.lane_use->kernel == LockstepKernel::lean ? "lean" : "lockstep",
-          s.lane_use->instructions_per_node(), s.lane_use->lane_use(),
-          group_digits(s.lane_use->passes), s.lane_use->launches);
+          lockstep_kernel_name(s.lane_use->kernel), s.lane_use->instructions_per_node(),
+          s.lane_use->lane_use(), group_digits(s.lane_use->passes), s.lane_use->launches);
     if (s.chunks_on_host > 0)
       out +=
           fmt::format("  host slices    {} in slices too small for the GPU, on the CPU threads\n",

@@ -113,7 +113,7 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
     } else if (options.engine == CpuEngine::lockstep) {
       LockstepOptions lockstep{lockstep_pass_budget, h100_warps(plan.n), run.threads};
       lockstep.turn = lockstep_turn;
-      if (options.gpu_kernel == GpuKernel::lean) lockstep.kernel = LockstepKernel::lean;
+      lockstep.kernel = lockstep_kind(options.gpu_kernel);
       run_chunks_lockstep(plan, ids, target, lockstep, found, &tally.lane_use, cancel);
     } else {
       run_chunks_cpu(plan, ids, target, run.threads, found, {}, cancel);
