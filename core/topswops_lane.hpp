@@ -329,16 +329,20 @@ PILES_TOPSWOPS_HOT void stack_unit(Lane<W>& a, SavedFrame<W>* stack, const Probl
   after_choice(a, p);
 }
 
-// The staged kernel's pass, in the order its stages run: landings and returns (stack_unit),
-// then choices with their first flip, two more flips for the lanes still flipping, then the
-// fixed block. A lane goes on from stage to stage in the same pass (a landing into its next
+// The staged kernel's pass, in the order its stages run: up to stack_rounds landings and
+// returns (stack_unit), then a choice with its first flip, up to flip_rounds flips in all, then
+// the fixed block. A lane goes on from stage to stage in the same pass (a landing into its next
 // choice and that choice's flips; a flip that puts card h in place into the block check), and a
 // stage no lane wants costs the warp one branch. It spares every pass the vote and the way to
 // its unit (35 warp instructions of the lean kernel's pass), and a pass serves about three
-// times the units: the warp model gave 29.3 warp instructions a node at n = 13 against the lean
-// kernel's 36.3. The fixed block, the dearest unit, runs whenever a lane wants it: holding it
+// times the units. The fixed block, the dearest unit, runs whenever a lane wants it: holding it
 // back until 2 to 8 lanes wait took a ballot, a population count and a vote each pass, more
-// than it saved (30.2 to 30.5 at n = 13).
+// than it saved. Two rounds of landings and returns (a lane returning twice, or landing a child
+// and then returning) and four flips gave 27.6 warp instructions a node at n = 13 by the warp
+// model, one round and three flips 29.3, three flips 28.5, five 28.5 again; the lean kernel
+// 36.3.
+inline constexpr int stack_rounds = 2;
+inline constexpr int flip_rounds = 4;
 PILES_HD inline bool stacking(int next) {
   return next == land || next == ret;
 }

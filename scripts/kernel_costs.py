@@ -3,7 +3,7 @@
 Reads `nvdisasm -gi` of kernels/topswops_lockstep.cu as the build compiles it (with -lineinfo)
 and gives each instruction of lockstep_kernel<2, false, K> (K: lockstep, lean, staged) to a part
 of the model by the source line it came from: the kernel's line where its code was inlined (the
-pass loop, the refill, the vote, the second and third flips, or else the warp's start and end),
+pass loop, the refill, the vote, the flips after a pass's first, or else the warp's start and end),
 and for a unit's call, the unit function of core/topswops_lane.hpp it was inlined from (a step's
 own code: the dispatch; a staged stage's test: the pass). Every instruction counts once, both
 sides of a branch, as a warp whose lanes part there issues both. Instructions that the line
@@ -21,13 +21,18 @@ KERNEL = "kernels/topswops_lockstep.cu"
 LANE = "core/topswops_lane.hpp"
 UNITS = ["choose", "flip", "block", "land", "ret"]
 # stack: the lean and staged kernels' landings and returns, less the units themselves.
-PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp", "stack", "flip_third"]
+PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp", "stack"]
 KINDS = ["lockstep", "lean", "staged"]
 
 
 def source(path):
     with open(path) as f:
         return f.read().split("\n")
+
+
+def constant(path, name):
+    """The value of `inline constexpr int NAME = VALUE;` in a source file."""
+    return int(re.search(r"constexpr int %s = (\d+);" % name, "\n".join(source(path))).group(1))
 
 
 def function_range(lines, signature):
@@ -40,7 +45,8 @@ def function_range(lines, signature):
 def kernel_parts(kind):
     """Kernel line -> part, for the lines of lockstep_kernel's pass loop (None: a unit's call,
     its code given to the unit function it was inlined from), and the lines whose code marks the
-    loop's body for finding its back edge: the vote, or in the staged kernel its first stage's test.
+    loop's body for finding its back edge: the vote, or in the staged kernel its first stage's
+    test. In the staged kernel a loop's rounds go to the part of the unit they repeat.
     kind: 0 lockstep, 1 lean, 2 staged (topswops::LockstepKernel)."""
     lines = source(KERNEL)
     first, last = function_range(lines, "lockstep_kernel(LockstepLaunch<W> a)")
@@ -76,11 +82,11 @@ def kernel_parts(kind):
             # code, the stage's test, which every pass issues): a choice is tested for in the
             # flips' stage.
             if "flip_unit" in l:
-                parts[i] = ([None, "flip_again", "flip_third"][flips], "pass")
+                parts[i] = (None, "pass") if flips == 0 else ("flip_again", "flip_again")
                 flips += 1
             else:
                 parts[i] = (None, "flip" if "choose_unit" in l else "pass")
-        elif "flip_unit(" in l or "flipping" in l:
+        elif "flip_unit(" in l or "flipping" in l or "flip_rounds" in l:
             parts[i] = "flip_again"
         else:
             parts[i] = "pass"
@@ -186,6 +192,10 @@ def main():
                 continue
             count[p] += 1
             where[at] = p
+        # The staged kernel's flips after the first are one unrolled loop of flip_rounds - 1
+        # copies: the model charges a copy for each round that runs.
+        if kind == 2:
+            count["flip_again"] = round(count["flip_again"] / (constant(LANE, "flip_rounds") - 1))
         figures[kind] = (count, where)
         print("%s: %s" % (KINDS[kind], " ".join("%s %d" % (p, count[p]) for p in PARTS)))
     if len(sys.argv) > 2:

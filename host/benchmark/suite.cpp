@@ -119,7 +119,7 @@ std::string Measure::signature() const {
 std::vector<Measure> run_suite(const RunTarget& target,
                                const std::function<void(const Measure&)>& done) {
   std::vector<std::function<Measure()>> runs;
-  runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::lean); });
+  runs.push_back([&] { return topswops_solve(target, ts::default_gpu_kernel); });
   if (target.backend == Backend::gpu)
     runs.push_back([&] { return topswops_solve(target, ts::GpuKernel::dfs); });
   runs.push_back([&] {

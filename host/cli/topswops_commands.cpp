@@ -88,8 +88,9 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
                                                : topswops::CpuEngine::dfs;
   options.gpu_kernel = args.gpu_kernel == "dfs"        ? topswops::GpuKernel::dfs
                        : args.gpu_kernel == "lockstep" ? topswops::GpuKernel::lockstep
+                       : args.gpu_kernel == "lean"     ? topswops::GpuKernel::lean
                        : args.gpu_kernel == "staged"   ? topswops::GpuKernel::staged
-                                                       : topswops::GpuKernel::lean;
+                                                       : topswops::default_gpu_kernel;
   options.small_slices_on_host = args.small_slices != "gpu";
   if (!args.quick.empty())
     options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
@@ -143,10 +144,10 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
   solve
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,
-          "GPU kernel: lean (default; lanes refilled by their warp, a unit a pass by vote) | "
-          "staged (every pass its stages in order, no vote) | lockstep (lean's vote with more "
-          "issued each pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, "
-          "lean, staged or lockstep picks the kernel its warp model follows")
+          "GPU kernel: staged (default; lanes refilled by their warp, every pass its stages in "
+          "order) | lean (a unit a pass, by vote) | lockstep (lean's vote with more issued each "
+          "pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, staged, lean or "
+          "lockstep picks the kernel its warp model follows")
       ->check(one_of({"dfs", "lockstep", "lean", "staged"}));
   solve
       ->add_option("--small-slices", args->small_slices,

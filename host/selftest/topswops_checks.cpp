@@ -23,7 +23,7 @@ using Chunks = std::map<int, ts::Partial>;
 struct Engine {
   std::string name;
   ts::CpuEngine cpu = ts::CpuEngine::dfs;
-  ts::GpuKernel gpu = ts::GpuKernel::lean;
+  ts::GpuKernel gpu = ts::default_gpu_kernel;
   std::uint64_t pass_budget = ts::lockstep_pass_budget;
   std::uint64_t found_capacity = gpu::default_found_capacity;
 };

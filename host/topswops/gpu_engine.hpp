@@ -10,9 +10,13 @@ namespace piles::topswops {
 
 // The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below), and
 // warps of lanes taking units of work (core/topswops_lane.hpp) in three kinds of pass
-// (LockstepKernel): `lockstep`, `lean` and `staged`. Lean is the default (measured on an H100:
-// results/bench/gpu_h100_kernels.md).
+// (LockstepKernel): `lockstep`, `lean` and `staged`.
 enum class GpuKernel { dfs, lockstep, lean, staged };
+
+// Staged, by the warp model (27.5 warp instructions a node at n = 13 against lean's 36.3, the
+// kernel measured fastest on an H100: results/bench/gpu_h100_kernels.md); not yet measured on a
+// GPU, where `--gpu-kernel lean` keeps the other.
+inline constexpr GpuKernel default_gpu_kernel = GpuKernel::staged;
 
 // "dfs", "lockstep", "lean" or "staged", as --gpu-kernel names them.
 const char* gpu_kernel_name(GpuKernel kernel);
@@ -42,7 +46,7 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
 // a launch started is not taken back. Once it says so the call hands over the chunks it
 // finished (search_on_device) and throws Cancelled. Throws in a build without CUDA.
 bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
-                    const ChunkDone& done, GpuKernel kernel = GpuKernel::lean,
+                    const ChunkDone& done, GpuKernel kernel = default_gpu_kernel,
                     std::uint64_t pass_budget = lockstep_pass_budget,
                     std::uint64_t found_capacity = gpu::default_found_capacity, int threads = 1,
                     bool small_on_host = false, const Cancel& cancel = {});

@@ -11,8 +11,8 @@ namespace piles::topswops {
 // ballot for idle lanes, the counter; in the lockstep kernel the check that all are done, in
 // the staged kernel the test that opens each stage); the vote of a pass run by unit; the jump
 // to a unit other than the flip; a refill (ballot, counter, shuffle, taking a seed or a parked
-// lane); the second flip in a pass (lean, staged) and the third (staged); once per warp and
-// launch, its start and end (counts cleared, flushed, lanes parked); and in the lean and staged
+// lane); each round of flips after a pass's first (lean: one, staged: up to three); once per warp
+// and launch, its start and end (counts cleared, flushed, lanes parked); and in the lean and staged
 // kernels, a pass of landings and returns: what it issues once for both (stack_unit). Both
 // sides of a branch count, as a warp whose lanes part there issues both. The host lockstep
 // engine's warp model (LaneUse) weighs the events it counts by them.
@@ -25,7 +25,6 @@ struct UnitCosts {
   int flip_again = 0;
   int warp = 0;
   int stack = 0;
-  int flip_third = 0;
 };
 
 // The kernels as the build compiles them (lockstep_kernel<2, false, K> in sm_90 SASS, any
@@ -33,8 +32,7 @@ struct UnitCosts {
 // from: `scripts/lane-costs --kernel` prints these figures.
 inline constexpr UnitCosts lockstep_kernel_costs{{11, 40, 88, 59, 24}, 366, 14, 16, 17, 0, 1011};
 inline constexpr UnitCosts lean_kernel_costs{{11, 18, 89, 48, 13}, 363, 14, 10, 11, 21, 1165, 12};
-inline constexpr UnitCosts staged_kernel_costs{
-    {11, 21, 89, 48, 13}, 363, 0, 26, 0, 17, 1170, 14, 17};
+inline constexpr UnitCosts staged_kernel_costs{{5, 27, 89, 47, 12}, 359, 0, 23, 0, 21, 1169, 14};
 
 // The units alone, as probes (bench/lane_costs_probe.cu) compile them, with no pass around them:
 // the model's costs before it counted the kernel, kept for comparison. In sm_90 SASS

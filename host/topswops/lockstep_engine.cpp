@@ -20,11 +20,10 @@ std::array<std::uint64_t, model_parts.size()> LaneUse::by_part(const UnitCosts& 
   // Every unit but the flip (and the choice before it) is reached through a jump table, or in
   // the lean kernel a chain of branches that a pass walks once for all its lanes.
   sum[7] = dispatched_passes * c.dispatch;
-  sum[8] = flip_again_passes * c.flip_again;
+  sum[8] = flip_again_rounds * c.flip_again;
   sum[9] = passes * c.pass;
   sum[10] = warp_runs * c.warp;
   sum[11] = stack_passes * c.stack;
-  sum[12] = flip_third_passes * c.flip_third;
   return sum;
 }
 
@@ -52,8 +51,7 @@ std::uint64_t LaneUse::lane_instructions(const UnitCosts& c) const {
 void LaneUse::add(const LaneUse& other) {
   launches += other.launches;
   warp_runs += other.warp_runs;
-  flip_again_passes += other.flip_again_passes;
-  flip_third_passes += other.flip_third_passes;
+  flip_again_rounds += other.flip_again_rounds;
   passes += other.passes;
   nodes += other.nodes;
   for (int u = 0; u < lockstep::unit_kinds; ++u) {
@@ -177,14 +175,16 @@ void staged_pass(Lane<W>* lanes, SavedFrame<W> (*stacks)[max_n], const Problem& 
     use.units[unit] += std::popcount(stepping);
     use.unit_passes[unit] += stepping != 0;
   };
-  const std::uint32_t landing = lanes_wanting(lanes, [](int u) { return u == lockstep::land; });
-  const std::uint32_t returning = lanes_wanting(lanes, [](int u) { return u == lockstep::ret; });
-  count(landing, lockstep::land);
-  count(returning, lockstep::ret);
-  use.stack_passes += (landing | returning) != 0;
-  for (int i = 0; i < warp_lanes; ++i)
-    if ((landing | returning) >> i & 1)
-      lockstep::stack_unit<Sorted>(lanes[i], stacks[i], p, sorted, sink);
+  for (int round = 0; round < lockstep::stack_rounds; ++round) {
+    const std::uint32_t landing = lanes_wanting(lanes, [](int u) { return u == lockstep::land; });
+    const std::uint32_t returning = lanes_wanting(lanes, [](int u) { return u == lockstep::ret; });
+    count(landing, lockstep::land);
+    count(returning, lockstep::ret);
+    use.stack_passes += (landing | returning) != 0;
+    for (int i = 0; i < warp_lanes; ++i)
+      if ((landing | returning) >> i & 1)
+        lockstep::stack_unit<Sorted>(lanes[i], stacks[i], p, sorted, sink);
+  }
   const std::uint32_t choosing = lanes_wanting(lanes, [](int u) { return u == lockstep::choose; });
   const std::uint32_t flipping = lanes_wanting(lanes, [](int u) { return u <= lockstep::flip; });
   count(choosing, lockstep::choose);
@@ -194,10 +194,10 @@ void staged_pass(Lane<W>* lanes, SavedFrame<W> (*stacks)[max_n], const Problem& 
     if (choosing >> i & 1) lockstep::choose_unit(lanes[i]);
     lockstep::flip_unit<true>(lanes[i], flips);
   }
-  for (std::uint64_t* again : {&use.flip_again_passes, &use.flip_third_passes}) {
+  for (int round = 1; round < lockstep::flip_rounds; ++round) {
     const std::uint32_t more = lanes_wanting(lanes, [](int u) { return u == lockstep::flip; });
     use.units[lockstep::flip] += std::popcount(more);
-    *again += more != 0;
+    use.flip_again_rounds += more != 0;
     for (int i = 0; i < warp_lanes; ++i)
       if (more >> i & 1) lockstep::flip_unit<true>(lanes[i], flips);
   }
@@ -287,7 +287,7 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
     use.dispatched_passes +=
         (kinds & (1u << lockstep::block | 1u << lockstep::land | 1u << lockstep::ret)) != 0;
     use.stack_passes += (kinds & (1u << lockstep::land | 1u << lockstep::ret)) != 0;
-    use.flip_again_passes += flipped_again;
+    use.flip_again_rounds += flipped_again;
   }
   warp.finished = warp.passes == budget;
 }

@@ -33,9 +33,9 @@ constexpr const UnitCosts& kernel_costs(LockstepKernel k) {
 }
 
 // What a warp's instructions serve, as the model splits them (UnitCosts' parts, units first).
-inline constexpr std::array<const char*, 13> model_parts = {
-    "choose",   "flip",       "block", "land", "ret",   "refill",    "vote",
-    "dispatch", "flip_again", "pass",  "warp", "stack", "flip_third"};
+inline constexpr std::array<const char*, 12> model_parts = {
+    "choose", "flip",     "block",      "land", "ret",  "refill",
+    "vote",   "dispatch", "flip_again", "pass", "warp", "stack"};
 
 // What the warps issued: each pass its own instructions and its vote, the unit (or, in the
 // mixed and per-thread schedules, every kind of unit that any of its lanes takes) once, a jump
@@ -57,8 +57,9 @@ struct LaneUse {
   std::uint64_t refill_passes = 0;      // passes in which some lane wanted work
   std::uint64_t lanes_wanting = 0;      // lanes that wanted work, counted at each refill
   std::uint64_t refills = 0;            // work items taken by lanes
-  std::uint64_t flip_again_passes = 0;  // lean, staged: passes in which a lane flipped twice
-  std::uint64_t flip_third_passes = 0;  // staged: passes in which a lane flipped three times
+  // Rounds of flips after a pass's first in which some lane flipped (lean: at most one a pass;
+  // staged: up to flip_rounds - 1).
+  std::uint64_t flip_again_rounds = 0;
 
   const UnitCosts& costs() const { return kernel_costs(kernel); }
   std::uint64_t warp_instructions(const UnitCosts& c) const;

@@ -33,7 +33,7 @@ struct SolveOptions {
   Tail tail;                 // --tail: from a finished `topswops tail` run
   CpuEngine engine = CpuEngine::dfs;
   backward::Prune prune = backward::Prune::play;  // of the backward engine
-  GpuKernel gpu_kernel = GpuKernel::lean;
+  GpuKernel gpu_kernel = default_gpu_kernel;
   // On a GPU, slices the host's threads would finish sooner run there (slice_on_host);
   // false sends every slice to the device (tests, checks of the kernels).
   bool small_slices_on_host = true;
