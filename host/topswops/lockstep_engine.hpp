@@ -40,8 +40,9 @@ inline constexpr std::array<const char*, 12> model_parts = {
 // What the warps issued: each pass its own instructions and its vote, the unit (or, in the
 // mixed and per-thread schedules, every kind of unit that any of its lanes takes) once, a jump
 // to a unit other than the flip (once a pass, however many units it runs), a refill when a lane
-// takes work, the lean kernel's second flip where a lane takes one and what its pass of
-// landings and returns issues once for both; each warp its start and end once a launch. The
+// takes work, the flips after a pass's first where a lane takes them and what a pass (staged: a
+// round) of landings and returns issues once for both; in the staged kernel, each stage some lane
+// runs, once, and no vote or jump; each warp its start and end once a launch. The
 // lanes needed their own units and refills, and all 32 run the pass's own instructions and vote,
 // as the profiler counts them. Counted as events, weighed at report time by a table of costs in
 // device instructions (lane_costs.hpp: by default the kernel's own SASS, for the kernel the engine
@@ -49,11 +50,12 @@ inline constexpr std::array<const char*, 12> model_parts = {
 struct LaneUse {
   LockstepKernel kernel = LockstepKernel::lockstep;
   std::uint64_t launches = 0, warp_runs = 0, passes = 0, nodes = 0;
-  std::array<std::uint64_t, lockstep::unit_kinds> units{};        // units taken by lanes, per kind
-  std::array<std::uint64_t, lockstep::unit_kinds> unit_passes{};  // passes issuing each kind
+  std::array<std::uint64_t, lockstep::unit_kinds> units{};  // units taken by lanes, per kind
+  // Passes issuing each kind (staged: landings and returns, rounds issuing them).
+  std::array<std::uint64_t, lockstep::unit_kinds> unit_passes{};
   std::uint64_t voted_passes = 0;       // passes that ran the vote (the by_unit schedule)
   std::uint64_t dispatched_passes = 0;  // passes that ran a unit other than the flip
-  std::uint64_t stack_passes = 0;       // passes that ran a landing or a return
+  std::uint64_t stack_passes = 0;       // passes (staged: rounds) that ran a landing or a return
   std::uint64_t refill_passes = 0;      // passes in which some lane wanted work
   std::uint64_t lanes_wanting = 0;      // lanes that wanted work, counted at each refill
   std::uint64_t refills = 0;            // work items taken by lanes
