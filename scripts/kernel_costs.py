@@ -77,9 +77,9 @@ def kernel_parts(kind):
         elif "step<Sorted>(" in l or "step_by_branches<Sorted>(" in l:
             parts[i] = None
         elif staged and ("_unit<" in l or "_unit(" in l):
-            # The staged pass: its first flip is the flip unit, then the second and the third.
-            # (the part of the unit's code, None: its function's; the part of the line's own
-            # code, the stage's test, which every pass issues): a choice is tested for in the
+            # The staged pass: (the part of the unit's code, None: its function's; the part of
+            # the line's own code, the stage's test, which every pass issues). Its first flip is
+            # the flip unit's, the rounds after it flip_again's; a choice is tested for in the
             # flips' stage.
             if "flip_unit" in l:
                 parts[i] = (None, "pass") if flips == 0 else ("flip_again", "flip_again")
