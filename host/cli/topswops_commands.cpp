@@ -43,6 +43,13 @@ void print_solution(const topswops::Solution& s, const CommonOptions& common) {
 }
 
 // Options for the other kind of run than the one chosen would do nothing: refused, naming why.
+std::vector<std::string> gpu_kernel_names() {
+  std::vector<std::string> names;
+  for (const topswops::GpuKernel kernel : topswops::gpu_kernels)
+    names.emplace_back(topswops::gpu_kernel_name(kernel));
+  return names;
+}
+
 void check_engine_options(const SolveArgs& args, const topswops::SolveOptions& options,
                           const RunTarget& target) {
   if (target.backend == Backend::gpu) {
@@ -86,11 +93,9 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   options.engine = args.engine == "lockstep"   ? topswops::CpuEngine::lockstep
                    : args.engine == "backward" ? topswops::CpuEngine::backward
                                                : topswops::CpuEngine::dfs;
-  options.gpu_kernel = args.gpu_kernel == "dfs"        ? topswops::GpuKernel::dfs
-                       : args.gpu_kernel == "lockstep" ? topswops::GpuKernel::lockstep
-                       : args.gpu_kernel == "lean"     ? topswops::GpuKernel::lean
-                       : args.gpu_kernel == "staged"   ? topswops::GpuKernel::staged
-                                                       : topswops::default_gpu_kernel;
+  options.gpu_kernel = topswops::default_gpu_kernel;
+  for (const topswops::GpuKernel kernel : topswops::gpu_kernels)
+    if (args.gpu_kernel == topswops::gpu_kernel_name(kernel)) options.gpu_kernel = kernel;
   options.small_slices_on_host = args.small_slices != "gpu";
   if (!args.quick.empty())
     options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
@@ -148,7 +153,7 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
           "order) | lean (a unit a pass, by vote) | lockstep (lean's vote with more issued each "
           "pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, staged, lean or "
           "lockstep picks the kernel its warp model follows")
-      ->check(one_of({"dfs", "lockstep", "lean", "staged"}));
+      ->check(one_of(gpu_kernel_names()));
   solve
       ->add_option("--small-slices", args->small_slices,
                    "On a GPU, slices too small to fill it: host (default: run on the CPU "

@@ -18,6 +18,9 @@ enum class GpuKernel { dfs, lockstep, lean, staged };
 // GPU, where `--gpu-kernel lean` keeps the other.
 inline constexpr GpuKernel default_gpu_kernel = GpuKernel::staged;
 
+inline constexpr GpuKernel gpu_kernels[] = {GpuKernel::dfs, GpuKernel::lockstep, GpuKernel::lean,
+                                            GpuKernel::staged};
+
 // "dfs", "lockstep", "lean" or "staged", as --gpu-kernel names them.
 const char* gpu_kernel_name(GpuKernel kernel);
 
