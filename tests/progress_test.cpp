@@ -4,16 +4,22 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 
 #include "host/common/progress.hpp"
 #include "tests/support/run_piles.hpp"
+#include "tests/support/temp_dir.hpp"
 
 using piles::bar_line;
 using piles::pace;
 using piles::Pace;
 using piles::testing::run_piles;
+using piles::testing::TempDir;
 
 TEST(ProgressBar, NeverReachesTheLastColumn) {
   const std::string status =
@@ -108,6 +114,38 @@ TEST(StatusLines, NimCountHasAnEta) {
   EXPECT_TRUE(std::regex_search(r.err, std::regex(R"([0-9.]+%, [^\n]*, ETA [0-9]+m[0-9]{2}s)")))
       << r.err;
   EXPECT_NE(r.err.find("piles: nim count 700: done: 100.0%"), std::string::npos) << r.err;
+}
+
+// The first chunk of a Bulgarian n holds most of its forest (70% at n = 100): the status lines
+// count the partitions walked inside a chunk, and a resumed run starts from the partitions its
+// journal's chunks hold, not from their number.
+TEST(StatusLines, BulgarianRangeCountsPartitionsInsideAChunk) {
+  const TempDir dir;
+  const std::string run = "bulgarian analyze 95 --engine backward --chunks 32 --threads 1 " +
+                          std::string("--checkpoint ") + dir.file("j");
+  const auto first = run_piles(run + " --status-every 0.05 --time-limit 0.01");
+  ASSERT_EQ(first.status, 3) << first.err;
+  EXPECT_TRUE(std::regex_search(first.err, std::regex(R"(: 0/32 chunks, [1-9][0-9]?\.[0-9]%, )")))
+      << first.err;
+  // What the journal's chunks hold, of p(95) = 104,651,419 (OEIS A000041).
+  std::uint64_t walked = 0;
+  std::istringstream journal(piles::testing::slurp(dir.file("j")));
+  for (std::string line; std::getline(journal, line);) {
+    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;  // a chunk
+    const std::size_t from = line.find(' ') + 1;
+    const nlohmann::json chunk = nlohmann::json::parse(line.substr(from, line.rfind(' ') - from));
+    for (const auto& count : chunk.at("histogram")) walked += count.get<std::uint64_t>();
+  }
+  const double share = 100.0 * static_cast<double>(walked) / 104651419;
+  EXPECT_GT(share, 30);
+  const auto resumed = run_piles(run + " --status-every 0.01");
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(resumed.err, m,
+                                std::regex(R"(bulgarian n=95: [0-9]+/32 chunks, ([0-9.]+)%)")))
+      << resumed.err;
+  EXPECT_GE(std::stod(m[1]), share - 0.1) << resumed.err;
+  EXPECT_NE(resumed.err.find("done: 32/32 chunks, 100.0%"), std::string::npos) << resumed.err;
 }
 
 // A GPU slice reports its nodes when it ends: 25% done 10 s in, then nothing for 10 s more.

@@ -264,7 +264,8 @@ TEST(JobCancel, ASliceRunningPastTheLimitIsCutShortKeepingItsFinishedChunks) {
   job.check = [](piles::job::Chunk, const nlohmann::json&, const std::string&) {};
   std::atomic<int> ran = 0;
   job.run = [&ran](const std::vector<piles::job::Chunk>& chunks, int, const piles::RunTarget&,
-                   const piles::job::ChunkDone& done, const piles::Cancel& cancel) {
+                   const piles::job::ChunkDone& done, const piles::job::UnitsDone&,
+                   const piles::Cancel& cancel) {
     for (piles::job::Chunk c : chunks) {
       if (piles::cancelled(cancel)) throw piles::Cancelled();
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -299,7 +300,8 @@ TEST(JobCancel, ARunPastItsLimitStillFinishesOneChunk) {
   job.slice_floor = [](const piles::RunTarget&) { return std::uint64_t{10}; };
   job.check = [](piles::job::Chunk, const nlohmann::json&, const std::string&) {};
   job.run = [](const std::vector<piles::job::Chunk>& chunks, int, const piles::RunTarget&,
-               const piles::job::ChunkDone& done, const piles::Cancel& cancel) {
+               const piles::job::ChunkDone& done, const piles::job::UnitsDone&,
+               const piles::Cancel& cancel) {
     for (piles::job::Chunk c : chunks) {
       if (piles::cancelled(cancel)) throw piles::Cancelled();
       done(c, {{"chunk", c}}, 0);

@@ -50,8 +50,11 @@ void run_backward(int n, const RunTarget& target, Progress* progress,
     counts.merge(walk.counts);
     a.device_partitions = walk.device_partitions;
   } else {
+    const auto visited = [progress](std::uint64_t partitions) {
+      if (progress) progress->add(partitions);
+    };
     counts.merge(
-        walk_subtrees_cpu(std::move(top.subtrees), depth_bound(n), target.threads, progress));
+        walk_subtrees_cpu(std::move(top.subtrees), depth_bound(n), target.threads, visited));
   }
   if (counts.nodes() != a.partitions)
     throw std::runtime_error(fmt::format("n = {}: the backward walk visited {} partitions, not {}",

@@ -232,7 +232,8 @@ void fill_round(std::vector<ForestWalker>& work, std::size_t wanted) {
 }
 
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
-                               Progress* progress, const Cancel& cancel) {
+                               const std::function<void(std::uint64_t)>& visited,
+                               const Cancel& cancel) {
   // Descents between two looks at whether another thread waits for work.
   constexpr std::uint64_t check_every = 1 << 16;
   std::mutex lock;
@@ -271,7 +272,7 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
       for (;;) {
         const std::uint64_t before = tally.visited;
         const bool complete = tally.walk(walk, check_every);
-        if (progress) progress->add(tally.visited - before);
+        if (visited) visited(tally.visited - before);
         if (complete) break;
         if (cancelled(cancel)) {
           abandoned = true;

@@ -1,12 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/bulgarian.hpp"
-#include "host/common/progress.hpp"
 #include "host/common/slices.hpp"
 
 namespace piles::bulgarian {
@@ -44,9 +44,11 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out);
 void fill_round(std::vector<ForestWalker>& work, std::size_t wanted);
 
 // Walks every subtree on CPU threads; a thread that runs dry makes a busy one split its walk.
-// `cancel` is asked every few milliseconds, and once it says so the walk throws Cancelled.
+// `visited` (where given) hears of the partitions walked as they go, from any thread; `cancel`
+// is asked every few milliseconds, and once it says so the walk throws Cancelled.
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
-                               Progress* progress, const Cancel& cancel = {});
+                               const std::function<void(std::uint64_t)>& visited,
+                               const Cancel& cancel = {});
 
 // The GPU walk's kernels: `rounds` gives each thread a walk per round and the warp waits for
 // its longest (walk_round_kernel); `lanes` walks a subtree per lane one unit a pass and

@@ -65,8 +65,16 @@ class RangeJob {
       std::vector<job::Chunk>& round = j.rounds.emplace_back();
       for (int c = 0; c < chunks_; ++c) round.push_back(first_chunk(n) + c);
     }
+    // p(n) shared out over n's chunks, so that they add up to it (but for the few partitions
+    // at the top of the forest, which no chunk holds); where a chunk holds more, the walk says
+    // so as it goes (live_units).
     j.weight = [this](job::Chunk c) {
-      return std::max<std::uint64_t>(1, partitions_[c / chunks_] / chunks_);
+      const std::uint64_t p = partitions_[c / chunks_], k = c % chunks_;
+      return std::max<std::uint64_t>(1, p * (k + 1) / chunks_ - p * k / chunks_);
+    };
+    j.live_units = true;
+    j.measure = [](const nlohmann::json& payload) {
+      return counts_from_json(payload, "chunk").nodes();
     };
     // A slice holds at least one chunk of the largest n.
     j.slice_floor = [this, weight = j.weight](const RunTarget&) { return weight(last_chunk()); };
@@ -82,11 +90,12 @@ class RangeJob {
     // threads but one idle. `cancel` is asked before each chunk, inside the CPU walk and
     // between the GPU walk's rounds or launches.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
-                   const job::ChunkDone& done, const Cancel& cancel) {
+                   const job::ChunkDone& done, const job::UnitsDone& working,
+                   const Cancel& cancel) {
       for (const job::Chunk chunk : chunks) {
         if (cancelled(cancel)) throw Cancelled();
         const auto start = std::chrono::steady_clock::now();
-        const ForestCounts counts = walk(chunk, run, cancel);
+        const ForestCounts counts = walk(chunk, run, working, cancel);
         done(chunk, counts_to_json(counts), seconds_since(start));
       }
     };
@@ -116,7 +125,8 @@ class RangeJob {
     return static_cast<job::Chunk>(last_ - first_ + 1) * chunks_ - 1;
   }
 
-  ForestCounts walk(job::Chunk chunk, const RunTarget& run, const Cancel& cancel) {
+  ForestCounts walk(job::Chunk chunk, const RunTarget& run, const job::UnitsDone& working,
+                    const Cancel& cancel) {
     const int n = first_ + static_cast<int>(chunk / chunks_);
     const std::size_t c = chunk % chunks_;
     const std::vector<ForestWalker>& all = top(n).subtrees;
@@ -125,7 +135,7 @@ class RangeJob {
     if (run.backend == Backend::gpu)
       return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_, cancel)
           .counts;
-    return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, nullptr, cancel);
+    return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, working, cancel);
   }
 
   // Every chunk of n is in: the analysis of n, checked against p(n).

@@ -130,7 +130,7 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
           [&](Chunk c, nlohmann::json payload, double seconds) {
             lines[c] = nlohmann::json{{"payload", std::move(payload)}, {"seconds", seconds}}.dump();
           },
-          {});
+          {}, {});
     });
     std::vector<std::string> out;
     for (Chunk c : grant) out.push_back(lines.at(c));
@@ -149,20 +149,21 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
 // finish, and the device's share counts them. A failure names the device and the first chunk
 // of the slice that did not finish (those that did are in the journal already).
 void run_on_device(const Job& job, const std::vector<Chunk>& slice, int target, const RunTarget& on,
-                   const ChunkDone& done, const Cancel& cancel, DeviceShare& share,
-                   const SliceSizer& sizer, std::mutex& mutex) {
+                   const ChunkDone& done, const UnitsDone& working, const Cancel& cancel,
+                   DeviceShare& share, const SliceSizer& sizer, std::mutex& mutex) {
   std::set<Chunk> finished;
   const auto count = [&](Chunk c, nlohmann::json payload, double seconds) {
+    const std::uint64_t units = job.live_units ? job.measure(payload) : job.weight(c);
     done(c, std::move(payload), seconds);
     const std::lock_guard lock(mutex);
     finished.insert(c);
-    share.units += job.weight(c);
+    share.units += units;
     ++share.chunks;
   };
   const double start = sizer.now();
   try {
     select_device(on);
-    job.run(slice, target, on, count, cancel);
+    job.run(slice, target, on, count, working, cancel);
   } catch (const Cancelled&) {
     throw;
   } catch (const std::exception& e) {
@@ -229,6 +230,7 @@ std::string devices_text(const std::vector<DeviceShare>& shares, const std::stri
 Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   const auto start = std::chrono::steady_clock::now();
   check_options(options);
+  if (job.live_units && !job.measure) throw std::logic_error("a job with live units needs measure");
   const bool root = !options.session || options.session->root();
   Outcome out;
   Status& status = out.status;
@@ -247,10 +249,12 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   auto owned = [&](Chunk c) { return !options.shard || options.shard->owns(c); };
   const int rounds = static_cast<int>(job.rounds.size());
   std::vector<std::vector<Chunk>> todo(rounds);
-  std::uint64_t total = 0;
+  std::uint64_t total = 0, whole = 0;
   for (int r = 0; r < rounds; ++r)
     for (Chunk c : job.rounds[r])
-      if ((owned(c) || r < job.shared_rounds) && !records.count(c)) {
+      if (owned(c) || r < job.shared_rounds) {
+        whole += job.weight(c);
+        if (records.count(c)) continue;
         todo[r].push_back(c);
         total += job.weight(c);
       }
@@ -261,7 +265,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   // shows where it stands from its first line.
   ResumedWork resumed{0, records.size()};
   for (const auto& [c, record] : records)
-    if (owned(c)) resumed.units += job.weight(c);
+    if (owned(c)) resumed.units += job.live_units ? job.measure(record.payload) : job.weight(c);
+  // Live units: what is left is the rounds' units less what the journal's chunks took.
+  if (job.live_units) total = whole - std::min(whole, resumed.units);
   Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
                     progress_style(options), resumed);
   if (!job.preamble.empty()) progress.preamble(job.preamble);
@@ -327,7 +333,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     // Only rank 0 holds the records: the others learn each round's target from it.
     if (options.session && targeted(job))
       round_target = std::stoi(mpi::broadcast(*options.session, std::to_string(round_target)));
-    const ChunkDone record = [&](Chunk c, nlohmann::json payload, double seconds) {
+    // `shown`: the units of the chunk its engine call reported as it went (live_units), which
+    // the progress has counted already.
+    const auto record = [&](Chunk c, nlohmann::json payload, double seconds, std::uint64_t shown) {
       const std::lock_guard lock(done_mutex);
       Record rec{std::move(payload), round_target, seconds, false};
       if (journal) journal->append(c, journal_line(job, rec));
@@ -335,19 +343,38 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
       const std::optional<std::uint64_t> measured =
           job.measure ? std::optional(job.measure(rec.payload)) : std::nullopt;
       records.emplace(c, std::move(rec));
-      progress.add(job.weight(c), 1, measured);
+      if (job.live_units)
+        progress.add(*measured - std::min(*measured, shown), 1);
+      else
+        progress.add(job.weight(c), 1, measured);
       finished_one = true;
+    };
+    // One engine call's channels: the units it shows of the chunk it is on go to the progress at
+    // once, and that chunk's record adds only the rest.
+    const auto call = [&](const auto& body) {
+      std::atomic<std::uint64_t> shown = 0;
+      const UnitsDone working = [&](std::uint64_t units) {
+        shown += units;
+        progress.add(units);
+      };
+      body([&](Chunk c, nlohmann::json payload,
+               double seconds) { record(c, std::move(payload), seconds, shown.exchange(0)); },
+           working);
     };
     try {
       if (options.session)
         run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,
-                      sizer, record);
+                      sizer, [&](Chunk c, nlohmann::json payload, double seconds) {
+                        record(c, std::move(payload), seconds, 0);
+                      });
       else if (on_devices)
         status.stopped = !run_in_slices_on(
             todo[r], job.weight, device_sizers,
             [&](int w, const std::vector<Chunk>& slice) {
-              run_on_device(job, slice, round_target, target.on_device(shares[w].device), record,
-                            cancel, shares[w], device_sizers[w], done_mutex);
+              call([&](const ChunkDone& done, const UnitsDone& working) {
+                run_on_device(job, slice, round_target, target.on_device(shares[w].device), done,
+                              working, cancel, shares[w], device_sizers[w], done_mutex);
+              });
               const std::lock_guard lock(done_mutex);
               show_note();
             },
@@ -356,7 +383,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
         status.stopped = !run_in_slices(
             todo[r], job.weight, sizer,
             [&](const std::vector<Chunk>& slice) {
-              job.run(slice, round_target, target, record, cancel);
+              call([&](const ChunkDone& done, const UnitsDone& working) {
+                job.run(slice, round_target, target, done, working, cancel);
+              });
             },
             out_of_time);
     } catch (const Cancelled&) {

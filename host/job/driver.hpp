@@ -45,6 +45,9 @@ using Records = std::map<Chunk, Record>;
 
 // Called once per finished chunk, never by two threads at once.
 using ChunkDone = std::function<void(Chunk, nlohmann::json payload, double seconds)>;
+// Units of the chunk an engine is on, as it goes, for the progress alone (a Job's live_units);
+// safe from many threads.
+using UnitsDone = std::function<void(std::uint64_t units)>;
 
 struct Job {
   nlohmann::json identity;  // what a journal must name to belong to this job
@@ -65,14 +68,21 @@ struct Job {
   // Optional, where `weight` only estimates a chunk's work: the units a finished chunk took (its
   // payload's own count), which the progress's rate counts instead.
   std::function<std::uint64_t(const nlohmann::json& payload)> measure;
+  // Where one chunk can hold most of a round's work (the first chunk of a Bulgarian n held 83%
+  // of its forest): the engine reports the units of the chunk it is on as it goes (run's
+  // `working`, one chunk at a time per call), and the percentage, rate and ETA count real
+  // units, each finished chunk its `measure`. Each round's weights then add up to its units;
+  // a chunk's weight only sizes slices.
+  bool live_units = false;
   std::string preamble;  // optional: the line the progress shows first (the work's estimate)
   // Throws UsageError naming `where` unless the payload is a well-formed result of the chunk.
   std::function<void(Chunk, const nlohmann::json& payload, const std::string& where)> check;
   // Runs the chunks with the round's target on the target device (selected already),
-  // reporting each one to `done` as it finishes. Between pieces of work it asks `cancel`, and
-  // once that says so throws Cancelled, leaving the chunks it has not finished.
+  // reporting each one to `done` as it finishes (and, with live_units, its units to `working`
+  // as it goes). Between pieces of work it asks `cancel`, and once that says so throws
+  // Cancelled, leaving the chunks it has not finished.
   std::function<void(const std::vector<Chunk>&, int target, const RunTarget&, const ChunkDone&,
-                     const Cancel& cancel)>
+                     const UnitsDone& working, const Cancel& cancel)>
       run;
   // Optional: on rank 0 of a run that is not a shard, each round once all its chunks are in
   // (resumed or computed), in order; in a merge, every round.
