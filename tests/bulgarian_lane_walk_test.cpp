@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -171,7 +172,10 @@ TEST(BulgarianLaneWalk, TwinEqualsTheCpuWalkChunkByChunk) {
     SCOPED_TRACE(c);
     const std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks,
                                          all.begin() + all.size() * (c + 1) / chunks);
-    const ForestCounts cpu = walk_subtrees_cpu(part, depth_bound(n), 1, nullptr);
+    std::atomic<std::uint64_t> visited = 0;  // what the walk's threads told the progress
+    const ForestCounts cpu =
+        walk_subtrees_cpu(part, depth_bound(n), 2, [&](std::uint64_t p) { visited += p; });
+    EXPECT_EQ(visited.load(), cpu.nodes());
     LaneWalkStats stats;
     const LaneWalk twin = lane_walk_host(part, n, small_device, 128, stats);
     EXPECT_EQ(twin.counts.histogram, cpu.histogram);

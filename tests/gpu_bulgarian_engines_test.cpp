@@ -2,6 +2,7 @@
 // chains. Skips where no CUDA device answers.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -99,10 +100,16 @@ TEST_F(GpuBulgarian, LanesKernelEqualsCpuChunkByChunk) {
     SCOPED_TRACE(c);
     const std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks,
                                          all.begin() + all.size() * (c + 1) / chunks);
-    const ForestCounts cpu = walk_subtrees_cpu(part, depth_bound(n), 2, nullptr);
-    const GpuWalk gpu = walk_subtrees_gpu(n, part, std::nullopt, std::nullopt, WalkKernel::lanes);
+    std::atomic<std::uint64_t> cpu_visited = 0;  // what each walk told the progress
+    std::uint64_t gpu_visited = 0;
+    const ForestCounts cpu =
+        walk_subtrees_cpu(part, depth_bound(n), 2, [&](std::uint64_t p) { cpu_visited += p; });
+    const GpuWalk gpu = walk_subtrees_gpu(n, part, std::nullopt, std::nullopt, WalkKernel::lanes,
+                                          [&](std::uint64_t p) { gpu_visited += p; });
     EXPECT_EQ(gpu.counts.histogram, cpu.histogram);
     EXPECT_EQ(gpu.counts.leaves, cpu.leaves);
+    EXPECT_EQ(cpu_visited.load(), cpu.nodes());
+    EXPECT_EQ(gpu_visited, gpu.counts.nodes());
   }
 }
 

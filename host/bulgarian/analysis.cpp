@@ -43,16 +43,16 @@ void run_backward(int n, const RunTarget& target, Progress* progress,
   ForestTop top = expand_forest(n, gpu ? options.gpu_host_subtrees.value_or(gpu_top)
                                        : subtrees_per_cpu_thread * target.threads);
   ForestCounts counts = std::move(top.counts);
-  if (progress) progress->add(counts.nodes());
+  const auto visited = [progress](std::uint64_t partitions) {
+    if (progress) progress->add(partitions);
+  };
+  visited(counts.nodes());
   if (gpu) {
     const GpuWalk walk = walk_subtrees_gpu(n, std::move(top.subtrees), options.gpu_host_subtrees,
-                                           options.gpu_walk_budget, options.walk_kernel);
+                                           options.gpu_walk_budget, options.walk_kernel, visited);
     counts.merge(walk.counts);
     a.device_partitions = walk.device_partitions;
   } else {
-    const auto visited = [progress](std::uint64_t partitions) {
-      if (progress) progress->add(partitions);
-    };
     counts.merge(
         walk_subtrees_cpu(std::move(top.subtrees), depth_bound(n), target.threads, visited));
   }

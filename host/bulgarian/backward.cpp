@@ -309,7 +309,7 @@ namespace {
 
 // The rounds kernel: every walk of a round on a thread of its own, up to `descents` each.
 LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::uint64_t descents,
-                        const Cancel& cancel) {
+                        const std::function<void(std::uint64_t)>& visited, const Cancel& cancel) {
   const std::size_t wanted = gpu::walks_per_round();
   LaneWalk out;
   std::vector<ForestWalker> unfinished;
@@ -317,7 +317,9 @@ LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::ui
     if (cancelled(cancel)) throw Cancelled();
     fill_round(work, wanted);
     const gpu::ForestRound round = gpu::bulgarian_walk_round(work, depth_limit, descents);
-    out.counts.merge({round.histogram, round.leaves});
+    const ForestCounts counts{round.histogram, round.leaves};
+    if (visited) visited(counts.nodes());
+    out.counts.merge(counts);
     out.too_deep = out.too_deep || round.too_deep;
     if (round.deepest > out.deepest) {
       out.deepest = round.deepest;
@@ -333,13 +335,14 @@ LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::ui
 
 // The lanes kernel: one launch, or more where its passes run out.
 LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uint64_t passes,
-                       const Cancel& cancel) {
+                       const std::function<void(std::uint64_t)>& visited, const Cancel& cancel) {
   return drive_lane_walk(
       std::move(work), lanes_host_walks_per_lane * gpu::walk_lanes_resident(),
       [&](const std::vector<ForestWalker>& queue) {
         gpu::LaneRound r = gpu::bulgarian_walk_lanes(queue, depth_limit, passes);
         LaneLaunch l;
         l.counts = {std::move(r.histogram), r.leaves};
+        if (visited) visited(l.counts.nodes());
         l.too_deep = r.too_deep;
         l.taken = r.taken;
         l.parked = std::move(r.parked);
@@ -356,7 +359,7 @@ LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uin
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees,
                           std::optional<std::uint64_t> budget, WalkKernel kernel,
-                          const Cancel& cancel) {
+                          const std::function<void(std::uint64_t)>& visited, const Cancel& cancel) {
 #ifdef PILES_HAVE_CUDA
   const int depth_limit = depth_bound(n);
   const bool rounds = kernel == WalkKernel::rounds;
@@ -370,8 +373,10 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   if (rounds || host_subtrees)
     open_subtrees(work, host_subtrees.value_or(gpu::walks_per_round()), tops);
   check_depth(tops.too_deep);
-  const LaneWalk device = rounds ? walk_in_rounds(std::move(work), depth_limit, steps, cancel)
-                                 : walk_in_lanes(std::move(work), depth_limit, steps, cancel);
+  if (visited) visited(tops.counts.nodes());
+  const LaneWalk device = rounds
+                              ? walk_in_rounds(std::move(work), depth_limit, steps, visited, cancel)
+                              : walk_in_lanes(std::move(work), depth_limit, steps, visited, cancel);
   check_depth(device.too_deep);
   check_longest_transient(n, device.counts.histogram,
                           replay_to_depth(device.deepest_walk, device.deepest, steps), "backward");
@@ -386,6 +391,7 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   (void)host_subtrees;
   (void)budget;
   (void)kernel;
+  (void)visited;
   (void)cancel;
   throw std::logic_error("walk_subtrees_gpu in a build without CUDA");
 #endif

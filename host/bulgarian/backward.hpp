@@ -85,11 +85,13 @@ struct GpuWalk {
 // the lanes kernel, in one launch that splits walks on the device (drive_lane_walk, lane_walk.hpp),
 // or more where `budget`, the passes of a launch (by default gpu::lane_pass_budget), runs out; the
 // host opens the subtrees' tops only when `host_subtrees` asks it to.
-// `cancel` is asked before each round or launch; once it says so the walk throws Cancelled,
-// unfinished.
+// `visited` (where given) hears of the partitions walked after each round or launch; `cancel` is
+// asked before each round or launch, and once it says so the walk throws Cancelled, unfinished.
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees = std::nullopt,
                           std::optional<std::uint64_t> budget = std::nullopt,
-                          WalkKernel kernel = default_walk_kernel, const Cancel& cancel = {});
+                          WalkKernel kernel = default_walk_kernel,
+                          const std::function<void(std::uint64_t)>& visited = {},
+                          const Cancel& cancel = {});
 
 }  // namespace piles::bulgarian

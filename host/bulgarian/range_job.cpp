@@ -133,7 +133,8 @@ class RangeJob {
     std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks_,
                                    all.begin() + all.size() * (c + 1) / chunks_);
     if (run.backend == Backend::gpu)
-      return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_, cancel)
+      return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_, working,
+                               cancel)
           .counts;
     return walk_subtrees_cpu(std::move(part), depth_bound(n), run.threads, working, cancel);
   }
