@@ -223,9 +223,11 @@ void write_random(Writer& writer) {
 }
 
 // D(n) and the Garden-of-Eden counts on FRONTIER.md.
-// `bulgarian merge` of the finished journal that ends at `last`, as a command and what it
-// prints; none when `last` was walked in this run.
-std::vector<FrontierCheck> journal_check(const Writer& writer, int last) {
+// `bulgarian merge` of the finished journal that reaches furthest, as a command and what it
+// prints; none when no journal is finished (every n was walked in this run).
+std::vector<FrontierCheck> journal_check(const Writer& writer) {
+  std::vector<FrontierCheck> check;
+  int furthest = 0;
   for (const std::string& journal : writer.journals("bulgarian")) {
     std::string text;
     int top = 0;
@@ -237,12 +239,12 @@ std::vector<FrontierCheck> journal_check(const Writer& writer, int last) {
     } catch (const UsageError&) {
       continue;  // a run still under way, which merge refuses
     }
-    if (top == last)
-      return {
-          {fmt::format("bulgarian merge {} --quiet", Writer::command_path("bulgarian", journal)),
-           text}};
+    if (top <= furthest) continue;
+    furthest = top;
+    check = {{fmt::format("bulgarian merge {} --quiet", Writer::command_path("bulgarian", journal)),
+              text}};
   }
-  return {};
+  return check;
 }
 
 void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
@@ -266,7 +268,7 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
                    "(it is stated from n = 3 on)",
                    last, holds, last - 2, last),
        fmt::format("piles bulgarian analyze 1..{}", last), "bulgarian/b_max_transient.txt", took,
-       journal_check(writer, last)});
+       journal_check(writer)});
   writer.frontier({
       "Bulgarian solitaire: Garden-of-Eden partitions",
       "Hopkins and Sellers' theorem (OEIS A123975), proven for every n",
