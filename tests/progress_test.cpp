@@ -148,6 +148,24 @@ TEST(StatusLines, BulgarianRangeCountsPartitionsInsideAChunk) {
   EXPECT_NE(resumed.err.find("done: 32/32 chunks, 100.0%"), std::string::npos) << resumed.err;
 }
 
+// A shard of the same run cannot know beforehand how much of each n its chunks hold (shard 0 has
+// the heavy first chunk): its share counts chunk weights, never 100% before it is done.
+TEST(StatusLines, ABulgarianShardNeverClaimsToBeDoneEarly) {
+  const TempDir dir;
+  const auto r = run_piles(
+      "bulgarian analyze 95 --engine backward --chunks 32 --threads 1 --shard 0/2 "
+      "--status-every 0.05 --checkpoint " +
+      dir.file("j"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::regex line(R"(piles: bulgarian n=95: ([0-9]+)/16 chunks, ([0-9.]+)%)");
+  int lines = 0;
+  for (std::sregex_iterator it(r.err.begin(), r.err.end(), line), end; it != end; ++it) {
+    ++lines;
+    if ((*it)[1] != "16") EXPECT_LT(std::stod((*it)[2]), 100) << it->str();
+  }
+  EXPECT_GT(lines, 1) << r.err;
+}
+
 // A GPU slice reports its nodes when it ends: 25% done 10 s in, then nothing for 10 s more.
 TEST(Pace, DoesNotSagBetweenLumpsOfWork) {
   const Pace p = pace(1000, 0.25, 20, 10);

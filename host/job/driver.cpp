@@ -247,6 +247,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
 
   // Lay out every round's work first, so that the progress bar knows the total.
   auto owned = [&](Chunk c) { return !options.shard || options.shard->owns(c); };
+  // Live units need the whole job: what a shard's chunks hold of each round is not known before
+  // they run, so a shard counts weights.
+  const bool live = job.live_units && !options.shard;
   const int rounds = static_cast<int>(job.rounds.size());
   std::vector<std::vector<Chunk>> todo(rounds);
   std::uint64_t total = 0, whole = 0;
@@ -265,9 +268,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   // shows where it stands from its first line.
   ResumedWork resumed{0, records.size()};
   for (const auto& [c, record] : records)
-    if (owned(c)) resumed.units += job.live_units ? job.measure(record.payload) : job.weight(c);
+    if (owned(c)) resumed.units += live ? job.measure(record.payload) : job.weight(c);
   // Live units: what is left is the rounds' units less what the journal's chunks took.
-  if (job.live_units) total = whole - std::min(whole, resumed.units);
+  if (live) total = whole - std::min(whole, resumed.units);
   Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
                     progress_style(options), resumed);
   if (!job.preamble.empty()) progress.preamble(job.preamble);
@@ -343,17 +346,18 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
       const std::optional<std::uint64_t> measured =
           job.measure ? std::optional(job.measure(rec.payload)) : std::nullopt;
       records.emplace(c, std::move(rec));
-      if (job.live_units)
+      if (live)
         progress.add(*measured - std::min(*measured, shown), 1);
       else
         progress.add(job.weight(c), 1, measured);
       finished_one = true;
     };
-    // One engine call's channels: the units it shows of the chunk it is on go to the progress at
-    // once, and that chunk's record adds only the rest.
+    // One engine call's channels: with live units, the units it shows of the chunk it is on go to
+    // the progress at once, and that chunk's record adds only the rest.
     const auto call = [&](const auto& body) {
       std::atomic<std::uint64_t> shown = 0;
       const UnitsDone working = [&](std::uint64_t units) {
+        if (!live) return;
         shown += units;
         progress.add(units);
       };
