@@ -127,6 +127,17 @@ struct ForestNode {
   // Garden of Eden: no predecessor, i.e. largest part <= parts - 2.
   PILES_HD bool is_leaf() const { return !is_candidate(head); }
 
+  // Whether the predecessor made from candidate group g is a leaf, without making it. It has v =
+  // value(g) parts; every other part gains one and v - parts + 1 ones join them. Unless g is the
+  // head holding a single part, the head's part stays and exceeds v: never a leaf.
+  PILES_HD bool child_is_leaf(int g) const {
+    if (g != head || mult[head & ring_mask] != 1) return false;
+    const int v = value(g);
+    const int rest = head + 1 < tail ? value(head + 1) + 1 : 0;  // the largest part left, + 1
+    const int largest = rest > 0 ? rest : v - parts + 1 > 0 ? 1 : 0;
+    return largest < v - 1;
+  }
+
   // From non-increasing parts, at the given depth.
   PILES_HD void assign(const part_t* p, int len, int at_depth) {
     head = tail = 0;
@@ -215,7 +226,9 @@ struct ForestWalker {
 
 // Goes on with the walk for at most `budget` descents, calling visit(depth, is_leaf) once per
 // partition. Returns true when the subtree is done (then w.node is its root again).
-template <class Visit>
+// LeavesInPlace: a child that is a leaf (child_is_leaf) is visited from its parent, not descended
+// into and climbed back from; almost half the partitions are leaves. It counts as a descent.
+template <bool LeavesInPlace = false, class Visit>
 PILES_HD bool walk_forest(ForestWalker& w, std::uint64_t budget, Visit&& visit) {
   ForestNode& node = w.node;
   if (w.fresh) {
@@ -228,6 +241,13 @@ PILES_HD bool walk_forest(ForestWalker& w, std::uint64_t budget, Visit&& visit) 
       if (budget-- == 0) {
         w.next = g;
         return false;
+      }
+      if constexpr (LeavesInPlace) {
+        if (node.child_is_leaf(g)) {
+          visit(node.depth + 1, true);
+          ++g;
+          continue;
+        }
       }
       node.descend(g);
       visit(node.depth, node.is_leaf());

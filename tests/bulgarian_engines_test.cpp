@@ -170,8 +170,9 @@ TEST(BulgarianEngines, AStoppedRunsJournalGivesItsFinishedN) {
 }
 
 // Split every walk again and again after a few moves: the pieces still cover each partition
-// exactly once.
-TEST(BulgarianEngines, SplitWalksCoverTheForestOnce) {
+// exactly once, with leaves descended into or visited from their parents.
+template <bool LeavesInPlace>
+void split_walks_cover_the_forest_once() {
   for (int n : {28, 45, 60}) {
     SCOPED_TRACE(n);
     ForestTop top = expand_forest(n, 1);
@@ -182,7 +183,7 @@ TEST(BulgarianEngines, SplitWalksCoverTheForestOnce) {
     while (!work.empty()) {
       ForestWalker w = work.back();
       work.pop_back();
-      const bool done = walk_forest(w, 7, [&](int depth, bool leaf) {
+      const bool done = walk_forest<LeavesInPlace>(w, 7, [&](int depth, bool leaf) {
         ++counts.histogram[depth];
         counts.leaves += leaf;
       });
@@ -196,6 +197,35 @@ TEST(BulgarianEngines, SplitWalksCoverTheForestOnce) {
     EXPECT_EQ(counts.histogram, whole.transient_histogram);
     EXPECT_EQ(counts.leaves, whole.garden_of_eden);
   }
+}
+
+TEST(BulgarianEngines, SplitWalksCoverTheForestOnce) {
+  split_walks_cover_the_forest_once<false>();
+}
+
+TEST(BulgarianEngines, SplitWalksWithLeavesInPlaceCoverTheForestOnce) {
+  split_walks_cover_the_forest_once<true>();
+}
+
+// Every candidate of every partition of n <= 30 that has one: child_is_leaf says what the
+// child made from it says of itself.
+TEST(BulgarianEngines, ChildIsLeafAsTheChildSays) {
+  int leaves = 0;
+  for (int n = 1; n <= 30; ++n) {
+    ForestTop top = expand_forest(n, 1);
+    std::vector<ForestWalker> work = top.subtrees;
+    for (ForestWalker& w : work)
+      walk_forest(w, ~std::uint64_t{0}, [&](int, bool) {
+        const ForestNode& node = w.node;
+        for (int g = node.head; node.is_candidate(g); ++g) {
+          ForestNode child = node;
+          child.descend(g);
+          EXPECT_EQ(node.child_is_leaf(g), child.is_leaf()) << n << " " << g;
+          leaves += child.is_leaf();
+        }
+      });
+  }
+  EXPECT_GT(leaves, 10000);
 }
 
 TEST(BulgarianEngines, DescendThenAscendRestoresTheNode) {

@@ -72,7 +72,7 @@ struct Tally {
     const int limit = static_cast<int>(counts.histogram.size());
     std::uint64_t seen = 0, leaves = 0;
     bool deep = false;
-    const bool done = walk_forest(w, budget, [&](int depth, bool leaf) {
+    const bool done = walk_forest<true>(w, budget, [&](int depth, bool leaf) {
       ++seen;
       leaves += leaf;
       if (depth < limit)
