@@ -215,7 +215,7 @@ piles::job::Job squares(const std::atomic<bool>& fail, std::atomic<long>& failed
   job.label = "devices test";
   job.unit = "chunks";
   job.run = [&fail, &failed_at](const std::vector<Chunk>& chunks, int, const RunTarget& on,
-                                const piles::job::ChunkDone& done, const piles::job::UnitsDone&,
+                                const piles::job::ChunkDone& done, const piles::UnitsDone&,
                                 const piles::Cancel&) {
     for (Chunk c : chunks) {
       if (fail && on.device_index == 1 && c >= 30) {

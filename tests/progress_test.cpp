@@ -4,13 +4,12 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <sstream>
 #include <string>
 
+#include "host/common/checkpoint.hpp"
 #include "host/common/progress.hpp"
 #include "tests/support/run_piles.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -129,13 +128,8 @@ TEST(StatusLines, BulgarianRangeCountsPartitionsInsideAChunk) {
       << first.err;
   // What the journal's chunks hold, of p(95) = 104,651,419 (OEIS A000041).
   std::uint64_t walked = 0;
-  std::istringstream journal(piles::testing::slurp(dir.file("j")));
-  for (std::string line; std::getline(journal, line);) {
-    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;  // a chunk
-    const std::size_t from = line.find(' ') + 1;
-    const nlohmann::json chunk = nlohmann::json::parse(line.substr(from, line.rfind(' ') - from));
+  for (const auto& [c, chunk] : piles::read_journal(dir.file("j")).chunks)
     for (const auto& count : chunk.at("histogram")) walked += count.get<std::uint64_t>();
-  }
   const double share = 100.0 * static_cast<double>(walked) / 104651419;
   EXPECT_GT(share, 30);
   const auto resumed = run_piles(run + " --status-every 0.01");

@@ -165,8 +165,7 @@ TEST(JobSlices, TheOutcomeListsEverySliceAsTheDriverRanIt) {
   job.slice_floor = [](const piles::RunTarget&) { return std::uint64_t{10}; };
   job.check = [](piles::job::Chunk, const nlohmann::json&, const std::string&) {};
   job.run = [](const std::vector<piles::job::Chunk>& chunks, int, const piles::RunTarget&,
-               const piles::job::ChunkDone& done, const piles::job::UnitsDone&,
-               const piles::Cancel&) {
+               const piles::job::ChunkDone& done, const piles::UnitsDone&, const piles::Cancel&) {
     for (piles::job::Chunk c : chunks) done(c, nlohmann::json::object(), 0);
   };
   piles::job::Options options;

@@ -264,7 +264,7 @@ TEST(JobCancel, ASliceRunningPastTheLimitIsCutShortKeepingItsFinishedChunks) {
   job.check = [](piles::job::Chunk, const nlohmann::json&, const std::string&) {};
   std::atomic<int> ran = 0;
   job.run = [&ran](const std::vector<piles::job::Chunk>& chunks, int, const piles::RunTarget&,
-                   const piles::job::ChunkDone& done, const piles::job::UnitsDone&,
+                   const piles::job::ChunkDone& done, const piles::UnitsDone&,
                    const piles::Cancel& cancel) {
     for (piles::job::Chunk c : chunks) {
       if (piles::cancelled(cancel)) throw piles::Cancelled();
@@ -300,7 +300,7 @@ TEST(JobCancel, ARunPastItsLimitStillFinishesOneChunk) {
   job.slice_floor = [](const piles::RunTarget&) { return std::uint64_t{10}; };
   job.check = [](piles::job::Chunk, const nlohmann::json&, const std::string&) {};
   job.run = [](const std::vector<piles::job::Chunk>& chunks, int, const piles::RunTarget&,
-               const piles::job::ChunkDone& done, const piles::job::UnitsDone&,
+               const piles::job::ChunkDone& done, const piles::UnitsDone&,
                const piles::Cancel& cancel) {
     for (piles::job::Chunk c : chunks) {
       if (piles::cancelled(cancel)) throw piles::Cancelled();

@@ -77,7 +77,7 @@ class TableJob {
     // inside it, every few thousand positions; each chunk is handed over as soon as its starts
     // are solved.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
-                   const job::ChunkDone& done, const job::UnitsDone&, const Cancel& cancel) {
+                   const job::ChunkDone& done, const UnitsDone&, const Cancel& cancel) {
       std::vector<std::vector<job::Chunk>> totals;
       for (const job::Chunk c : chunks) {
         if (totals.empty() ||

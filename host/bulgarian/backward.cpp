@@ -232,7 +232,7 @@ void fill_round(std::vector<ForestWalker>& work, std::size_t wanted) {
 }
 
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
-                               const Visited& visited, const Cancel& cancel) {
+                               const UnitsDone& visited, const Cancel& cancel) {
   // Descents between two looks at whether another thread waits for work.
   constexpr std::uint64_t check_every = 1 << 16;
   std::mutex lock;
@@ -308,7 +308,7 @@ namespace {
 
 // The rounds kernel: every walk of a round on a thread of its own, up to `descents` each.
 LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::uint64_t descents,
-                        const Visited& visited, const Cancel& cancel) {
+                        const UnitsDone& visited, const Cancel& cancel) {
   const std::size_t wanted = gpu::walks_per_round();
   LaneWalk out;
   std::vector<ForestWalker> unfinished;
@@ -334,7 +334,7 @@ LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::ui
 
 // The lanes kernel: one launch, or more where its passes run out.
 LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uint64_t passes,
-                       const Visited& visited, const Cancel& cancel) {
+                       const UnitsDone& visited, const Cancel& cancel) {
   return drive_lane_walk(
       std::move(work), lanes_host_walks_per_lane * gpu::walk_lanes_resident(),
       [&](const std::vector<ForestWalker>& queue) {
@@ -358,7 +358,7 @@ LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uin
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees,
                           std::optional<std::uint64_t> budget, WalkKernel kernel,
-                          const Visited& visited, const Cancel& cancel) {
+                          const UnitsDone& visited, const Cancel& cancel) {
 #ifdef PILES_HAVE_CUDA
   const int depth_limit = depth_bound(n);
   const bool rounds = kernel == WalkKernel::rounds;

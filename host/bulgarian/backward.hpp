@@ -1,12 +1,12 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/bulgarian.hpp"
+#include "host/common/progress.hpp"
 #include "host/common/slices.hpp"
 
 namespace piles::bulgarian {
@@ -43,14 +43,11 @@ bool split_walk(ForestWalker& walk, std::vector<ForestWalker>& out);
 // none can give more: what the GPU walk does before each round.
 void fill_round(std::vector<ForestWalker>& work, std::size_t wanted);
 
-// Told the partitions a walk has visited since it last said, as it goes (for the progress).
-using Visited = std::function<void(std::uint64_t partitions)>;
-
 // Walks every subtree on CPU threads; a thread that runs dry makes a busy one split its walk.
 // `visited` (where given) hears of the partitions walked as they go, from any thread; `cancel`
 // is asked every few milliseconds, and once it says so the walk throws Cancelled.
 ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, int threads,
-                               const Visited& visited, const Cancel& cancel = {});
+                               const UnitsDone& visited, const Cancel& cancel = {});
 
 // The GPU walk's kernels: `rounds` gives each thread a walk per round and the warp waits for
 // its longest (walk_round_kernel); `lanes` walks a subtree per lane one unit a pass and
@@ -92,7 +89,7 @@ struct GpuWalk {
 GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
                           std::optional<std::size_t> host_subtrees = std::nullopt,
                           std::optional<std::uint64_t> budget = std::nullopt,
-                          WalkKernel kernel = default_walk_kernel, const Visited& visited = {},
+                          WalkKernel kernel = default_walk_kernel, const UnitsDone& visited = {},
                           const Cancel& cancel = {});
 
 }  // namespace piles::bulgarian

@@ -90,8 +90,7 @@ class RangeJob {
     // threads but one idle. `cancel` is asked before each chunk, inside the CPU walk and
     // between the GPU walk's rounds or launches.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
-                   const job::ChunkDone& done, const job::UnitsDone& working,
-                   const Cancel& cancel) {
+                   const job::ChunkDone& done, const UnitsDone& working, const Cancel& cancel) {
       for (const job::Chunk chunk : chunks) {
         if (cancelled(cancel)) throw Cancelled();
         const auto start = std::chrono::steady_clock::now();
@@ -125,7 +124,7 @@ class RangeJob {
     return static_cast<job::Chunk>(last_ - first_ + 1) * chunks_ - 1;
   }
 
-  ForestCounts walk(job::Chunk chunk, const RunTarget& run, const job::UnitsDone& working,
+  ForestCounts walk(job::Chunk chunk, const RunTarget& run, const UnitsDone& working,
                     const Cancel& cancel) {
     const int n = first_ + static_cast<int>(chunk / chunks_);
     const std::size_t c = chunk % chunks_;

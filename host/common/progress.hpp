@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -23,6 +24,10 @@ struct ProgressStyle {
   // Status lines only, no bar: for a command whose runs draw bars of their own on a terminal.
   bool lines_only = false;
 };
+
+// Units of work done since the last call, told as they go (from any thread, where the caller
+// says so): how an engine that never prints feeds whoever shows its progress.
+using UnitsDone = std::function<void(std::uint64_t units)>;
 
 // A Progress's total where the size of the work is not known beforehand (a trace, a single
 // solve): the bar and the status lines then show the units done and the rate, without a

@@ -45,9 +45,6 @@ using Records = std::map<Chunk, Record>;
 
 // Called once per finished chunk, never by two threads at once.
 using ChunkDone = std::function<void(Chunk, nlohmann::json payload, double seconds)>;
-// Units of the chunk an engine is on, as it goes, for the progress alone (a Job's live_units);
-// safe from many threads.
-using UnitsDone = std::function<void(std::uint64_t units)>;
 
 struct Job {
   nlohmann::json identity;  // what a journal must name to belong to this job

@@ -94,7 +94,7 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   };
   j.run = [&plan, &options, &tally](const std::vector<job::Chunk>& chunks, int target,
                                     const RunTarget& run, const job::ChunkDone& done,
-                                    const job::UnitsDone&, const Cancel& cancel) {
+                                    const UnitsDone&, const Cancel& cancel) {
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
       Partial whole = partial;
       if (chunk == 0) whole.merge(plan.top);  // chunk 0 carries the levels above the prefixes

@@ -152,7 +152,7 @@ job::Job make_tail_job(const Plan& plan, int n, const TailStart& start) {
     counts_from_json(plan, payload, where);
   };
   j.run = [&plan](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
-                  const job::ChunkDone& done, const job::UnitsDone&, const Cancel& cancel) {
+                  const job::ChunkDone& done, const UnitsDone&, const Cancel& cancel) {
     std::mutex mutex;
     const auto search = words_for(plan.n) == 2 ? search_chunk<2> : search_chunk<3>;
     parallel_for_each(static_cast<int>(chunks.size()), run.threads, [&](int i) {
