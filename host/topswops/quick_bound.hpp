@@ -35,8 +35,8 @@ struct QuickBoundOptions {
 // real game's length is one. Two beam searches take turns, since each wins at some n:
 // - backward: a deck D has a predecessor by a flip of k exactly when card k sits at position k,
 //   so every game hangs below its final deck; the beam keeps, level by level, the decks with the
-//   most such moves open. Without a sorted final the cards under card 1 start unknown and are
-//   fixed as moves need them;
+//   most such moves and unknown cards. Without a sorted final the cards under card 1 start
+//   unknown and are fixed as moves need them;
 // - forward, over Knuth's tree (core/topswops.hpp) pruned as the exact search prunes against one
 //   more than the best game so far: each level keeps the nodes that played the most steps.
 // Round r runs `threads` beams of width 2^(r + 10) (capped), each with its own random
