@@ -1,7 +1,7 @@
 """The lockstep kernels' SASS instructions by what they serve, for host/topswops/lane_costs.hpp.
 
 Reads `nvdisasm -gi` of kernels/topswops_lockstep.cu as the build compiles it (with -lineinfo)
-and gives each instruction of lockstep_kernel<2, false, K> (K: lockstep, lean, staged) to a part
+and gives each instruction of lockstep_kernel<2, false, K> (K: lockstep, lean, staged, staged-shared) to a part
 of the model by the source line it came from: the kernel's line where its code was inlined (the
 pass loop, the refill, the vote, the flips after a pass's first, or else the warp's start and end),
 and for a unit's call, the unit function of core/topswops_lane.hpp it was inlined from (a step's
@@ -22,7 +22,7 @@ LANE = "core/topswops_lane.hpp"
 UNITS = ["choose", "flip", "block", "land", "ret"]
 # stack: the lean and staged kernels' landings and returns, less the units themselves.
 PARTS = UNITS + ["refill", "vote", "pass", "dispatch", "flip_again", "warp", "stack"]
-KINDS = ["lockstep", "lean", "staged"]
+KINDS = ["lockstep", "lean", "staged", "staged-shared"]
 
 
 def source(path):
@@ -47,7 +47,7 @@ def kernel_parts(kind):
     its code given to the unit function it was inlined from), and the lines whose code marks the
     loop's body for finding its back edge: the vote, or in the staged kernel its first stage's
     test. In the staged kernel a loop's rounds go to the part of the unit they repeat.
-    kind: 0 lockstep, 1 lean, 2 staged (topswops::LockstepKernel)."""
+    kind: 0 lockstep, 1 lean, 2 staged, 3 staged-shared (topswops::LockstepKernel)."""
     lines = source(KERNEL)
     first, last = function_range(lines, "lockstep_kernel(LockstepLaunch<W> a)")
     split = next(i for i in range(first, last) if "if constexpr (lean_tables)" in lines[i - 1])
@@ -101,17 +101,21 @@ def unit_ranges():
 
 
 def instructions(dis, kind):
-    """(offset, text, frames) of each instruction of the kernel; frames outermost first."""
+    """(offset, text, frames) of each instruction of the kernel; frames outermost first, none
+    for a function it calls (report, kept out of line: rare, the warp's), whose line table may
+    name any line of the kernel."""
     name = "lockstep_kernelILi2ELb0ELNS_8topswops14LockstepKernelE%dE" % kind
     # Each instruction's location comes as one comment line per frame, innermost first; an
     # instruction without one has the location of the one before it.
-    inside, frames, fresh, out = False, [], False, []
+    inside, called, frames, fresh, out = False, False, [], False, []
     for line in dis:
         if line.startswith(".text."):
-            inside = name in line
+            inside, called = name in line, False
             continue
         if not inside:
             continue
+        if line.startswith("$"):  # a called function's label
+            called = True
         m = re.match(r'\s*//## File "([^"]+)", line (\d+)', line)
         if m:
             frames = (frames if fresh else []) + [(m.group(1), int(m.group(2)))]
@@ -122,7 +126,7 @@ def instructions(dis, kind):
             if fresh:
                 frames = frames[::-1]
                 fresh = False
-            out.append((int(m.group(1), 16), m.group(2), frames))
+            out.append((int(m.group(1), 16), m.group(2), [] if called else frames))
     return out
 
 
@@ -194,7 +198,7 @@ def main():
             where[at] = p
         # The staged kernel's flips after the first are one unrolled loop of flip_rounds - 1
         # copies: the model charges a copy for each round that runs.
-        if kind == 2:
+        if kind >= 2:
             count["flip_again"] = round(count["flip_again"] / (constant(LANE, "flip_rounds") - 1))
         figures[kind] = (count, where)
         print("%s: %s" % (KINDS[kind], " ".join("%s %d" % (p, count[p]) for p in PARTS)))
