@@ -18,12 +18,21 @@ namespace piles::topswops {
 // host's warp model follows. `lockstep`: each pass the unit most lanes want, by a vote.
 // `lean`: the same vote with less issued around it, returns voted with landings and a second
 // flip in a flip pass. `staged`: no vote; each pass runs its stages in a fixed order, each for
-// the lanes that want it (stacking below).
-enum class LockstepKernel { lockstep, lean, staged };
+// the lanes that want it (stacking below). `staged_shared`: staged's passes, its node counts in
+// shared memory rather than in the thread's local memory (the same units here).
+enum class LockstepKernel { lockstep, lean, staged, staged_shared };
 
-// "lockstep", "lean" or "staged", as --gpu-kernel names them.
+// "lockstep", "lean", "staged" or "staged-shared", as --gpu-kernel names them.
 constexpr const char* lockstep_kernel_name(LockstepKernel k) {
-  return k == LockstepKernel::staged ? "staged" : k == LockstepKernel::lean ? "lean" : "lockstep";
+  return k == LockstepKernel::staged_shared ? "staged-shared"
+         : k == LockstepKernel::staged      ? "staged"
+         : k == LockstepKernel::lean        ? "lean"
+                                            : "lockstep";
+}
+
+// Whether a kernel runs the staged kernel's passes.
+constexpr bool runs_staged(LockstepKernel k) {
+  return k == LockstepKernel::staged || k == LockstepKernel::staged_shared;
 }
 
 }  // namespace piles::topswops

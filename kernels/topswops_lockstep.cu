@@ -76,6 +76,41 @@ struct LaneSink {
   }
 };
 
+// The staged-shared kernel's node counts: one 32-bit count a level and thread, level by level,
+// so that a warp's lanes fall in 32 banks. In the staged kernel the first use of the local
+// array's count, read back at every landing, held 10.7% of its stall samples on an H200
+// (results/bench/gpu_h200_kernels.md); here a landing adds to its count by a reduction, which no
+// instruction waits for. A launch's passes are capped so that a lane's count, flushed whenever
+// the lane takes work and at the launch's end, stays below 2^32 (stack_rounds landings a pass).
+__shared__ std::uint32_t shared_counts[max_n * block_threads];
+constexpr std::uint32_t shared_counts_max_passes = (1u << 31) / lockstep::stack_rounds;
+
+template <int W>
+struct SharedSink {
+  std::uint32_t at;  // the shared address of this thread's count at level 0
+  const int* record_min;
+  Totals<W> totals;
+
+  static constexpr std::uint32_t level_bytes = block_threads * sizeof(std::uint32_t);
+  __device__ __forceinline__ void node(std::uint32_t, int level) {
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(at + level * level_bytes) : "memory");
+  }
+  __device__ __forceinline__ void game(std::uint32_t chunk, int steps, const Deck<W>& start,
+                                       const Deck<W>& final_deck) {
+    DeviceSink<W>{chunk, record_min[chunk], totals}.leaf(steps, start, final_deck);
+  }
+  __device__ __forceinline__ void flush(std::uint32_t chunk, int depth, int n) {
+    for (int l = depth + 1; l < n; ++l) {
+      const std::uint32_t where = at + l * level_bytes;
+      std::uint32_t count;
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(count) : "r"(where) : "memory");
+      if (count == 0) continue;
+      atomicAdd(totals.nodes + chunk * max_n + l, static_cast<unsigned long long>(count));
+      asm volatile("st.shared.u32 [%0], %1;" ::"r"(where), "r"(0u) : "memory");
+    }
+  }
+};
+
 // Blocks an SM must hold, which caps the registers a thread: 9 for two-word decks (56
 // registers, what ptxas gives them anyway), 8 for three (64, which the lane fits without
 // spilling; left to itself ptxas gave it 70-72 and the SM room for 7 blocks).
@@ -126,9 +161,27 @@ __device__ __forceinline__ void fill_lean_flips() {
   __syncthreads();
 }
 
+// A lane's sink as kernel K keeps it: its node counts in `local_counts`, or in shared memory
+// (staged_shared), cleared.
+template <LockstepKernel K, int W>
+__device__ __forceinline__ auto lane_sink(std::uint64_t* local_counts, const LockstepLaunch<W>& a) {
+  if constexpr (K == LockstepKernel::staged_shared) {
+    // The thread's own address held, not the array's: from that ptxas would read the thread's
+    // index again at every landing.
+    const SharedSink<W> sink{shared_address_in_register(&shared_counts[threadIdx.x]), a.record_min,
+                             a.totals};
+    for (int l = 0; l < max_n; ++l)
+      asm volatile("st.shared.u32 [%0], %1;" ::"r"(sink.at + l * sink.level_bytes), "r"(0u)
+                   : "memory");
+    return sink;
+  } else {
+    return LaneSink<W>{local_counts, a.record_min, a.totals};
+  }
+}
+
 // The warp's idle lanes take the next items with one atomic, in lane order.
-template <bool Sorted, int W>
-__device__ __forceinline__ void take_work(Lane<W>& lane, SavedFrame<W>* stack, LaneSink<W>& sink,
+template <bool Sorted, int W, class Sink>
+__device__ __forceinline__ void take_work(Lane<W>& lane, SavedFrame<W>* stack, Sink& sink,
                                           const LockstepLaunch<W>& a,
                                           const topswops::Problem& problem, bool wants,
                                           unsigned wanting, std::uint64_t items) {
@@ -173,7 +226,7 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
   const Deck<W> sorted = topswops::sorted_deck<W>(a.n);
   const std::uint64_t items = a.open_count + a.seed_count;
   std::uint64_t nodes[max_n] = {};
-  LaneSink<W> sink{nodes, a.record_min, a.totals};
+  auto sink = lane_sink<K>(nodes, a);
   // The thread's lane, a local variable kept in registers between passes; its stack apart.
   Lane<W> lane;
   SavedFrame<W> stack[max_n];
@@ -186,7 +239,9 @@ __global__ void __launch_bounds__(block_threads, min_blocks_per_sm<W>)
       flips.base = shared_address_in_register(lean_flips);
     }
     const std::uint32_t budget = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(a.pass_budget, std::numeric_limits<std::uint32_t>::max()));
+        std::min<std::uint64_t>(a.pass_budget, K == LockstepKernel::staged_shared
+                                                   ? shared_counts_max_passes
+                                                   : std::numeric_limits<std::uint32_t>::max()));
     for (std::uint32_t left = budget; left > 0; --left) {
       const bool wants = lane.next == lockstep::idle;
       const unsigned wanting = __ballot_sync(full_warp, wants);
@@ -268,8 +323,10 @@ auto lockstep_kernel_for(bool sorted) {
 }
 template <int W>
 auto lockstep_kernel_for(LockstepKernel kind, bool sorted) {
-  return kind == LockstepKernel::staged ? lockstep_kernel_for<W, LockstepKernel::staged>(sorted)
-         : kind == LockstepKernel::lean ? lockstep_kernel_for<W, LockstepKernel::lean>(sorted)
+  return kind == LockstepKernel::staged_shared
+             ? lockstep_kernel_for<W, LockstepKernel::staged_shared>(sorted)
+         : kind == LockstepKernel::staged ? lockstep_kernel_for<W, LockstepKernel::staged>(sorted)
+         : kind == LockstepKernel::lean   ? lockstep_kernel_for<W, LockstepKernel::lean>(sorted)
                                         : lockstep_kernel_for<W, LockstepKernel::lockstep>(sorted);
 }
 

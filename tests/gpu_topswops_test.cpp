@@ -58,6 +58,13 @@ class GpuTopswops : public ::testing::TestWithParam<ts::GpuKernel> {
   void SetUp() override { PILES_NEED_GPU(); }
 };
 
+// A kernel's name as a test's: letters, digits and underscores.
+std::string kernel_test_name(const ::testing::TestParamInfo<ts::GpuKernel>& info) {
+  std::string name = ts::gpu_kernel_name(info.param);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
 }  // namespace
 
 TEST_P(GpuTopswops, EveryChunkMatchesTheCpuEngine) {
@@ -114,13 +121,12 @@ TEST_P(GpuTopswops, TailedSearchesMatchTheCpuEngine) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswops,
                          ::testing::Values(ts::GpuKernel::dfs, ts::GpuKernel::lockstep,
-                                           ts::GpuKernel::lean, ts::GpuKernel::staged),
-                         [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
-                           return std::string(ts::gpu_kernel_name(info.param));
-                         });
+                                           ts::GpuKernel::lean, ts::GpuKernel::staged,
+                                           ts::GpuKernel::staged_shared),
+                         kernel_test_name);
 
-// The kernels of lanes (lockstep, lean, staged), which share the parking of lanes between
-// launches.
+// The kernels of lanes (lockstep, lean, staged, staged-shared), which share the parking of lanes
+// between launches.
 class GpuTopswopsLockstep : public ::testing::TestWithParam<ts::GpuKernel> {
  protected:
   void SetUp() override { PILES_NEED_GPU(); }
@@ -178,7 +184,5 @@ TEST_P(GpuTopswopsLockstep, AStopBetweenLaunchesKeepsTheChunksFinished) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswopsLockstep,
                          ::testing::Values(ts::GpuKernel::lockstep, ts::GpuKernel::lean,
-                                           ts::GpuKernel::staged),
-                         [](const ::testing::TestParamInfo<ts::GpuKernel>& info) {
-                           return std::string(ts::gpu_kernel_name(info.param));
-                         });
+                                           ts::GpuKernel::staged, ts::GpuKernel::staged_shared),
+                         kernel_test_name);

@@ -62,7 +62,7 @@ void check_engine_options(const SolveArgs& args, const topswops::SolveOptions& o
     if (!args.gpu_kernel.empty() && !(lockstep_model && args.gpu_kernel != "dfs"))
       throw UsageError(fmt::format(
           "--gpu-kernel {}: this run is on CPU threads, where only --engine lockstep follows a "
-          "GPU kernel (lockstep, lean or staged)",
+          "GPU kernel (lockstep, lean, staged or staged-shared)",
           args.gpu_kernel));
     if (!args.small_slices.empty())
       throw UsageError(fmt::format(
@@ -150,9 +150,10 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       ->add_option(
           "--gpu-kernel", args->gpu_kernel,
           "GPU kernel: staged (default; lanes refilled by their warp, every pass its stages in "
-          "order) | lean (a unit a pass, by vote) | lockstep (lean's vote with more issued each "
-          "pass) | dfs (a thread per prefix); with --engine lockstep on the CPU, staged, lean or "
-          "lockstep picks the kernel its warp model follows")
+          "order) | staged-shared (staged, its node counts in shared memory) | lean (a unit a "
+          "pass, by vote) | lockstep (lean's vote with more issued each pass) | dfs (a thread per "
+          "prefix); with --engine lockstep on the CPU, any but dfs picks the kernel its warp "
+          "model follows")
       ->check(one_of(gpu_kernel_names()));
   solve
       ->add_option("--small-slices", args->small_slices,

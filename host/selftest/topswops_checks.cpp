@@ -144,8 +144,7 @@ std::vector<Check> topswops_checks(const RunTarget& target) {
   if (target.backend == Backend::gpu) {
     // Three-word decks from 17 cards on: one chunk searched from f(17) keeps it short.
     const ts::Plan plan17 = ts::make_plan(17, ts::Final::any, ts::published::longest[17]);
-    for (const ts::GpuKernel kernel : {ts::GpuKernel::lockstep, ts::GpuKernel::lean,
-                                       ts::GpuKernel::staged, ts::GpuKernel::dfs}) {
+    for (const ts::GpuKernel kernel : ts::gpu_kernels) {
       const Engine e{fmt::format("gpu-{}", ts::gpu_kernel_name(kernel)), ts::CpuEngine::dfs,
                      kernel};
       checks.push_back(published_longest(e, ts::Final::any, 12, target));
@@ -160,8 +159,8 @@ std::vector<Check> topswops_checks(const RunTarget& target) {
     }
     // Launches of a few passes: every lane parked and resumed many times over.
     const ts::Plan plan9 = ts::make_plan(9, ts::Final::any, {});
-    for (const ts::GpuKernel kernel :
-         {ts::GpuKernel::lockstep, ts::GpuKernel::lean, ts::GpuKernel::staged}) {
+    for (const ts::GpuKernel kernel : ts::gpu_kernels) {
+      if (kernel == ts::GpuKernel::dfs) continue;  // no passes to budget
       const Engine budget{fmt::format("gpu-{}", ts::gpu_kernel_name(kernel)), ts::CpuEngine::dfs,
                           kernel, 7};
       checks.push_back(chunks_like_cpu(budget, "every chunk of n = 9 in launches of 7 passes",

@@ -34,9 +34,10 @@ const char* gpu_kernel_name(GpuKernel kernel) {
 }
 
 LockstepKernel lockstep_kind(GpuKernel kernel) {
-  return kernel == GpuKernel::staged ? LockstepKernel::staged
-         : kernel == GpuKernel::lean ? LockstepKernel::lean
-                                     : LockstepKernel::lockstep;
+  return kernel == GpuKernel::staged_shared ? LockstepKernel::staged_shared
+         : kernel == GpuKernel::staged      ? LockstepKernel::staged
+         : kernel == GpuKernel::lean        ? LockstepKernel::lean
+                                            : LockstepKernel::lockstep;
 }
 
 #ifdef PILES_HAVE_CUDA

@@ -10,18 +10,19 @@ namespace piles::topswops {
 
 // The GPU kernels: `dfs`, a thread's own depth-first search per prefix (search_below), and
 // warps of lanes taking units of work (core/topswops_lane.hpp) in three kinds of pass
-// (LockstepKernel): `lockstep`, `lean` and `staged`.
-enum class GpuKernel { dfs, lockstep, lean, staged };
+// (LockstepKernel): `lockstep`, `lean` and `staged`, and `staged-shared`, staged's passes with
+// its node counts in shared memory.
+enum class GpuKernel { dfs, lockstep, lean, staged, staged_shared };
 
-// Staged, by the warp model (27.5 warp instructions a node at n = 13 against lean's 36.3, the
-// kernel measured fastest on an H100: results/bench/gpu_h100_kernels.md); not yet measured on a
-// GPU, where `--gpu-kernel lean` keeps the other.
+// Staged: measured faster than lean on an NVIDIA H200 (f(16) in 16.52 s against 17.71 s,
+// results/bench/gpu_h200_kernels.md), where `--gpu-kernel lean` keeps the other. Staged-shared
+// has not run on a GPU yet.
 inline constexpr GpuKernel default_gpu_kernel = GpuKernel::staged;
 
 inline constexpr GpuKernel gpu_kernels[] = {GpuKernel::dfs, GpuKernel::lockstep, GpuKernel::lean,
-                                            GpuKernel::staged};
+                                            GpuKernel::staged, GpuKernel::staged_shared};
 
-// "dfs", "lockstep", "lean" or "staged", as --gpu-kernel names them.
+// "dfs", "lockstep", "lean", "staged" or "staged-shared", as --gpu-kernel names them.
 const char* gpu_kernel_name(GpuKernel kernel);
 
 // The pass of a lanes kernel (any but dfs), as the kernels and the host's warp model name it.

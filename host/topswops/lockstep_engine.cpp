@@ -217,7 +217,7 @@ void run_warp(const Launch& launch, Items<W>& items, Warp<W>& warp, std::uint64_
   WarpSink<W> sink{p.n, results, use.nodes};
   Lane<W>* lanes = warp.lanes;
   const bool lean = launch.options.kernel == LockstepKernel::lean;
-  const bool staged = launch.options.kernel == LockstepKernel::staged;
+  const bool staged = runs_staged(launch.options.kernel);
   // The lean kernel's flips, byte permutes as on the GPU.
   static constexpr lockstep::FlipTable flips = lockstep::flip_table();
   const std::uint64_t budget = launch.options.pass_budget

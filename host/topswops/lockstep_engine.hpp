@@ -27,9 +27,10 @@ enum class Schedule { by_unit, mixed, per_thread };
 // The kernel's instructions by what they serve (lane_costs.hpp), for the model of the kernel
 // whose passes the engine runs (LockstepKernel, core/topswops_lane.hpp).
 constexpr const UnitCosts& kernel_costs(LockstepKernel k) {
-  return k == LockstepKernel::staged ? staged_kernel_costs
-         : k == LockstepKernel::lean ? lean_kernel_costs
-                                     : lockstep_kernel_costs;
+  return k == LockstepKernel::staged_shared ? staged_shared_kernel_costs
+         : k == LockstepKernel::staged      ? staged_kernel_costs
+         : k == LockstepKernel::lean        ? lean_kernel_costs
+                                            : lockstep_kernel_costs;
 }
 
 // What a warp's instructions serve, as the model splits them (UnitCosts' parts, units first).
