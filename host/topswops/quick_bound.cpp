@@ -63,8 +63,8 @@ Node undo(const Node& d, int k) {
 }
 
 // The beam keeps the decks with the most ways to go on: their backward moves, plus the cards
-// still open (each can be fixed where a later move needs it). Counting the open cards took n = 20
-// from 179 to 211 steps and n = 21 from 200 to 232 at a width of 2^15 (sorted finals have none).
+// still open (each can be fixed where a later move needs it; sorted finals have none). Counting
+// the open cards found f(14..16) several times sooner (results/bench/quick_bound.md).
 int score(const Node& d, int n) {
   int count = std::popcount(d.free);
   for (int k = 2; k <= n; ++k) count += can_undo(d, k);
