@@ -55,6 +55,14 @@ struct LockstepLaunch {
   Totals<W> totals;
 };
 
+// A game a lane's sink is given goes straight to its chunk's totals.
+template <int W>
+__device__ __forceinline__ void record_game(const int* record_min, const Totals<W>& totals,
+                                            std::uint32_t chunk, int steps, const Deck<W>& start,
+                                            const Deck<W>& final_deck) {
+  DeviceSink<W>{chunk, record_min[chunk], totals}.leaf(steps, start, final_deck);
+}
+
 // A lane's sink: its node counts for the chunk it searches, added to the chunk's whenever the
 // lane leaves that work; its games go straight to the chunk's totals. The counts are indexed by
 // level at run time, so they live in local memory: an array of their own, since a struct
@@ -68,7 +76,7 @@ struct LaneSink {
   __device__ __forceinline__ void node(std::uint32_t, int level) { ++nodes[level]; }
   __device__ __forceinline__ void game(std::uint32_t chunk, int steps, const Deck<W>& start,
                                        const Deck<W>& final_deck) {
-    DeviceSink<W>{chunk, record_min[chunk], totals}.leaf(steps, start, final_deck);
+    record_game(record_min, totals, chunk, steps, start, final_deck);
   }
   __device__ __forceinline__ void flush(std::uint32_t chunk, int depth, int n) {
     topswops_sink::add_nodes(totals.nodes + chunk * max_n, nodes, depth, n);
@@ -91,22 +99,26 @@ struct SharedSink {
   const int* record_min;
   Totals<W> totals;
 
-  static constexpr std::uint32_t level_bytes = block_threads * sizeof(std::uint32_t);
+  __device__ __forceinline__ std::uint32_t count_at(int level) const {
+    return at + level * static_cast<std::uint32_t>(block_threads * sizeof(std::uint32_t));
+  }
+  __device__ __forceinline__ void clear(int level) const {
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(count_at(level)), "r"(0u) : "memory");
+  }
   __device__ __forceinline__ void node(std::uint32_t, int level) {
-    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(at + level * level_bytes) : "memory");
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(count_at(level)) : "memory");
   }
   __device__ __forceinline__ void game(std::uint32_t chunk, int steps, const Deck<W>& start,
                                        const Deck<W>& final_deck) {
-    DeviceSink<W>{chunk, record_min[chunk], totals}.leaf(steps, start, final_deck);
+    record_game(record_min, totals, chunk, steps, start, final_deck);
   }
   __device__ __forceinline__ void flush(std::uint32_t chunk, int depth, int n) {
     for (int l = depth + 1; l < n; ++l) {
-      const std::uint32_t where = at + l * level_bytes;
       std::uint32_t count;
-      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(count) : "r"(where) : "memory");
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(count) : "r"(count_at(l)) : "memory");
       if (count == 0) continue;
       atomicAdd(totals.nodes + chunk * max_n + l, static_cast<unsigned long long>(count));
-      asm volatile("st.shared.u32 [%0], %1;" ::"r"(where), "r"(0u) : "memory");
+      clear(l);
     }
   }
 };
@@ -170,9 +182,7 @@ __device__ __forceinline__ auto lane_sink(std::uint64_t* local_counts, const Loc
     // index again at every landing.
     const SharedSink<W> sink{shared_address_in_register(&shared_counts[threadIdx.x]), a.record_min,
                              a.totals};
-    for (int l = 0; l < max_n; ++l)
-      asm volatile("st.shared.u32 [%0], %1;" ::"r"(sink.at + l * sink.level_bytes), "r"(0u)
-                   : "memory");
+    for (int l = 0; l < max_n; ++l) sink.clear(l);
     return sink;
   } else {
     return LaneSink<W>{local_counts, a.record_min, a.totals};
