@@ -125,6 +125,35 @@ TEST(TopswopsCheckpoint, AFinishedJournalReadsBackToItsAnswer) {
   EXPECT_THROW(piles::topswops::read_finished(dir.file("other")), piles::UsageError);
 }
 
+namespace {
+int journal_rounds(const std::string& journal) {
+  std::ifstream in(journal);
+  std::string word;
+  nlohmann::json problem;
+  in >> word >> problem;
+  return problem.at("warmup_rounds").get<int>();
+}
+}  // namespace
+
+// A run told no bound has rounds doubling to the end (n = 12: 2511 chunks, ten rounds of 1 to
+// 512, then 1488); a shard keeps the eight short ones, and so does a journal begun with them,
+// taken up by a run in one job: it finishes with the answer of the run from nothing.
+TEST(TopswopsCheckpoint, AJobDoublesItsRoundsAndAJournalKeepsItsOwn) {
+  const TempDir dir;
+  const auto whole = run_piles("topswops solve 12 --json --checkpoint " + dir.file("whole"));
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  EXPECT_EQ(journal_rounds(dir.file("whole")), 10);
+  const std::string journal = dir.file("shard");
+  const auto shard = run_piles("topswops solve 12 --shard 0/2 --quiet --checkpoint " + journal);
+  ASSERT_EQ(shard.status, 0) << shard.err;
+  EXPECT_EQ(journal_rounds(journal), piles::topswops::warmup_rounds);
+  const auto resumed = run_piles("topswops solve 12 --json --checkpoint " + journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(journal_rounds(journal), piles::topswops::warmup_rounds);
+  for (const char* key : {"max_steps", "count", "decks"})
+    EXPECT_EQ(resumed.json().at(key), whole.json().at(key)) << key;
+}
+
 // FRONTIER.md's row for a run taken from machine to machine: what its journal holds so far,
 // the rounds whose chunks are all in and what the next round has finished.
 TEST(TopswopsCheckpoint, AJournalUnderWayReadsBackToWhatItHolds) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <tuple>
 #include <utility>
 
@@ -140,7 +141,8 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::opt
   for (int h = 0; h < n; ++h) plan.bound.push_back(bound_for(h, final));
   plan.bound.push_back(fibonacci_bound(n));
   if (n == 1) {
-    // The root is already a leaf: the one deck, no steps.
+    // The root is already a leaf: the one deck, no steps, in one round.
+    plan.warmup = std::max(plan.warmup, 0);
     plan.top.nodes = {1};
     if (plan.start_target <= 0) plan.top.add(0, {{1}, {1}});
     return plan;
@@ -151,6 +153,9 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::opt
   else
     expand<3>(plan);
   plan.chunk_count = chunk_count_for(plan.prefix_count);
+  // The most rounds of 1, 2, 4, ... chunks that leave the last at least twice the one before.
+  if (plan.warmup == doubling_rounds)
+    plan.warmup = std::bit_width(static_cast<unsigned>(plan.chunk_count) + 1) - 2;
   return plan;
 }
 

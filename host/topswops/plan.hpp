@@ -77,13 +77,17 @@ inline constexpr int max_chunks = 4096;
 // Prefixes sit at least this far above the leaves, so a subtree is worth handing out.
 inline constexpr int min_levels_below = 6;
 inline constexpr int warmup_rounds = 8;  // rounds of 1, 2, ..., 128 chunks before the rest
+// Asks make_plan for rounds that double until the last holds the rest (at 4096 chunks: 1, 2,
+// ..., 1024, then 2049), so that half of the search starts from the longest game of the other
+// half. What a run in one job wants; a shard would repeat every round before the last one.
+inline constexpr int doubling_rounds = -1;
 
 // How many chunks `prefixes` prefixes make: small searches fewer, each worth a journal line.
 int chunk_count_for(std::size_t prefixes);
 
 // Throws UsageError for n outside 1..max_n, a negative bound or a tail for another n. The
-// warm-up rounds: `warmup` where given (a journal's), else none with a bound and warmup_rounds
-// without.
+// warm-up rounds: `warmup` where given (a journal's, or doubling_rounds), else none with a
+// bound and warmup_rounds without.
 Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail = {},
                std::optional<int> warmup = std::nullopt);
 

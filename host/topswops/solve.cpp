@@ -147,12 +147,16 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 // or "" to start from f(n-1). The quick search takes at most half the time left before
 // --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends it with
 // the best game found so far.
+bool begun(const std::string& journal) {
+  return !journal.empty() && std::filesystem::exists(journal) &&
+         std::filesystem::file_size(journal) > 0;
+}
+
 std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
                         const Cancel& cancel) {
   const std::string& journal = options.run.checkpoint;
   // A journal already begun starts where it started.
-  if (!journal.empty() && std::filesystem::exists(journal) &&
-      std::filesystem::file_size(journal) > 0) {
+  if (begun(journal)) {
     std::string start;
     job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
       if (p.contains("start_deck"))
@@ -215,11 +219,24 @@ Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
 // quick search's game (quick_start) or f(n-1).
 Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel) {
   if (options.engine == CpuEngine::backward) return backward_plan(options, run);
-  Plan plain = make_plan(options.n, options.final, options.bound, options.tail);
+  // A run in one job (threads, devices, MPI ranks) takes every round from all before it, so its
+  // rounds double to the end; a shard runs the rounds before the last whole, so it keeps the few
+  // short ones. A journal already begun keeps its own (it may be older than doubling rounds): rank
+  // 0 reads it, and every rank must run as many rounds.
+  const mpi::Session* session = options.run.session;
+  std::optional<int> rounds;
+  if (!options.bound && !options.run.shard) {
+    rounds = doubling_rounds;
+    if ((!session || session->root()) && begun(options.run.checkpoint))
+      job::read_identity(options.run.checkpoint, "topswops", [&](const nlohmann::json& p) {
+        rounds = p.value("warmup_rounds", warmup_rounds);
+      });
+    if (session) rounds = std::stoi(mpi::broadcast(*session, std::to_string(*rounds)));
+  }
+  Plan plain = make_plan(options.n, options.final, options.bound, options.tail, rounds);
   if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
       options.run.shard)
     return plain;
-  const mpi::Session* session = options.run.session;
   std::string start = !session || session->root() ? quick_start(options, run, plain, cancel) : "";
   if (session) start = mpi::broadcast(*session, start);
   if (start.empty()) return plain;
@@ -227,7 +244,7 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
   int target = 0;
   std::string deck, cut_by;
   words >> target >> deck >> cut_by;
-  Plan plan = make_plan(options.n, options.final, target, options.tail, warmup_rounds);
+  Plan plan = make_plan(options.n, options.final, target, options.tail, plain.warmup);
   plan.start_deck = parse_deck(deck);
   plan.start_cut_by = cut_by;
   return plan;
