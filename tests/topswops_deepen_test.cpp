@@ -175,24 +175,29 @@ TEST(Deepen, ABoundMakesOneRoundAndNoBoundTheWarmUps) {
   EXPECT_EQ(ts::make_plan(12, ts::Final::any, std::nullopt).round_count(), ts::warmup_rounds + 1);
 }
 
-// Doubling rounds: 1, 2, 4, ... chunks, the last holding the rest and at least twice the one
-// before it; every chunk in one round, in order.
+// Doubling rounds: 1, 2, 4, ... chunks, every chunk in one round, in order; from 511 chunks on
+// the last holds the rest and at least twice the one before it, below that the plan keeps its
+// eight short rounds.
 TEST(Deepen, DoublingRoundsEndWithTheLargestHalf) {
-  for (int n : {1, 5, 9, 12, 14, 17}) {
+  for (int n : {1, 5, 9, 11, 12, 14, 17}) {
     const ts::Plan plan = ts::make_plan(n, ts::Final::any, 0, {}, ts::doubling_rounds);
-    ASSERT_GE(plan.warmup, 0) << n;
+    const ts::Plan short_rounds = ts::make_plan(n, ts::Final::any, 0, {}, ts::warmup_rounds);
     std::vector<int> all;
     for (int r = 0; r < plan.round_count(); ++r) {
       const std::vector<int> round = plan.chunks_of_round(r);
       ASSERT_FALSE(round.empty()) << n << " round " << r;
-      if (r < plan.warmup) EXPECT_EQ(round.size(), std::size_t{1} << r) << n;
+      if (r + 1 < plan.round_count()) EXPECT_EQ(round.size(), std::size_t{1} << r) << n;
       all.insert(all.end(), round.begin(), round.end());
     }
-    const std::size_t last = plan.chunks_of_round(plan.warmup).size();
-    EXPECT_GE(last, std::size_t{1} << plan.warmup) << n;
-    EXPECT_LT(last, std::size_t{4} << plan.warmup) << n;
     ASSERT_EQ(all.size(), static_cast<std::size_t>(plan.chunk_count)) << n;
     for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], static_cast<int>(i)) << n;
+    if (plan.chunk_count < 511) {
+      EXPECT_EQ(plan.identity(), short_rounds.identity()) << n;
+    } else {
+      const std::size_t last = plan.chunks_of_round(plan.warmup).size();
+      EXPECT_GE(last, std::size_t{1} << plan.warmup) << n;
+      EXPECT_LT(last, std::size_t{4} << plan.warmup) << n;
+    }
   }
   const ts::Plan f17 = ts::make_plan(17, ts::Final::any, 159, {}, ts::doubling_rounds);
   ASSERT_EQ(f17.chunk_count, 4096);

@@ -141,8 +141,8 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::opt
   for (int h = 0; h < n; ++h) plan.bound.push_back(bound_for(h, final));
   plan.bound.push_back(fibonacci_bound(n));
   if (n == 1) {
-    // The root is already a leaf: the one deck, no steps, in one round.
-    plan.warmup = std::max(plan.warmup, 0);
+    // The root is already a leaf: the one deck, no steps, in one chunk.
+    if (plan.warmup == doubling_rounds) plan.warmup = warmup_rounds;
     plan.top.nodes = {1};
     if (plan.start_target <= 0) plan.top.add(0, {{1}, {1}});
     return plan;
@@ -153,9 +153,11 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::opt
   else
     expand<3>(plan);
   plan.chunk_count = chunk_count_for(plan.prefix_count);
-  // The most rounds of 1, 2, 4, ... chunks that leave the last at least twice the one before.
+  // The most rounds of 1, 2, 4, ... chunks that leave the last at least twice the one before,
+  // and never fewer than warmup_rounds: a plan of up to 510 chunks stays as it was.
   if (plan.warmup == doubling_rounds)
-    plan.warmup = std::bit_width(static_cast<unsigned>(plan.chunk_count) + 1) - 2;
+    plan.warmup =
+        std::max(warmup_rounds, static_cast<int>(std::bit_width(plan.chunk_count + 1u)) - 2);
   return plan;
 }
 

@@ -78,8 +78,9 @@ inline constexpr int max_chunks = 4096;
 inline constexpr int min_levels_below = 6;
 inline constexpr int warmup_rounds = 8;  // rounds of 1, 2, ..., 128 chunks before the rest
 // Asks make_plan for rounds that double until the last holds the rest (at 4096 chunks: 1, 2,
-// ..., 1024, then 2049), so that half of the search starts from the longest game of the other
-// half. What a run in one job wants; a shard would repeat every round before the last one.
+// ..., 1024, then 2049; never fewer than warmup_rounds), so that half of the search starts from
+// the longest game of the other half. What a run in one job wants; a shard would repeat every
+// round before the last one.
 inline constexpr int doubling_rounds = -1;
 
 // How many chunks `prefixes` prefixes make: small searches fewer, each worth a journal line.

@@ -147,9 +147,12 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 // or "" to start from f(n-1). The quick search takes at most half the time left before
 // --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends it with
 // the best game found so far.
+// A journal file already written to (a folder or device named instead is the journal's own
+// error to report, later).
 bool begun(const std::string& journal) {
-  return !journal.empty() && std::filesystem::exists(journal) &&
-         std::filesystem::file_size(journal) > 0;
+  std::error_code error;
+  return !journal.empty() && std::filesystem::is_regular_file(journal, error) &&
+         std::filesystem::file_size(journal, error) > 0 && !error;
 }
 
 std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
