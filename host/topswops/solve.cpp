@@ -142,11 +142,6 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   return s;
 }
 
-// The start of a run told no bound, as rank 0 decides it and every rank reads it: "steps
-// d1,d2,...", followed by " --time-limit" or " SIGTERM" where that cut the quick search short,
-// or "" to start from f(n-1). The quick search takes at most half the time left before
-// --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends it with
-// the best game found so far.
 // A journal file already written to (a folder or device named instead is the journal's own
 // error to report, later).
 bool begun(const std::string& journal) {
@@ -155,6 +150,11 @@ bool begun(const std::string& journal) {
          std::filesystem::file_size(journal, error) > 0 && !error;
 }
 
+// The start of a run told no bound, as rank 0 decides it and every rank reads it: "steps
+// d1,d2,...", followed by " --time-limit" or " SIGTERM" where that cut the quick search short,
+// or "" to start from f(n-1). The quick search takes at most half the time left before
+// --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends it with
+// the best game found so far.
 std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
                         const Cancel& cancel) {
   const std::string& journal = options.run.checkpoint;
