@@ -16,6 +16,7 @@
 #include "tests/support/temp_dir.hpp"
 
 using nlohmann::json;
+using piles::check_journal_path;
 using piles::ChunkJournal;
 using piles::read_journal;
 using piles::UsageError;
@@ -231,6 +232,32 @@ TEST_F(JournalTest, ASecondWriterIsRefusedNamingTheFirst) {
   EXPECT_NE(error.find(fmt::format("pid {} on ", getpid())), std::string::npos) << error;
   first.append(2, {{"x", 2}});
   EXPECT_EQ(read_journal(path_).chunks.size(), 2u) << "the refused writer wrote nothing";
+}
+
+// The check a run makes before its own work: the same refusal for a journal in use, nothing
+// written to it, and a path it can use left so (a file that was absent now exists, empty).
+TEST_F(JournalTest, TheEarlyCheckRefusesAJournalInUseAndWritesNothing) {
+  {
+    ChunkJournal first(path_, problem_);
+    first.append(1, {{"x", 1}});
+    const std::string before = text();
+    try {
+      check_journal_path(path_);
+      ADD_FAILURE() << "a journal in use passed the check";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("in use by another piles run"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(text(), before);
+  }
+  const std::string written = text();
+  EXPECT_NO_THROW(check_journal_path(path_));
+  EXPECT_EQ(text(), written);
+  EXPECT_EQ(open_error(problem_), "") << "the check holds nothing once it returns";
+  const std::string absent = dir_.file("absent.journal");
+  EXPECT_NO_THROW(check_journal_path(absent));
+  EXPECT_TRUE(std::filesystem::is_regular_file(absent));
+  EXPECT_EQ(std::filesystem::file_size(absent), 0u);
 }
 
 TEST_F(JournalTest, TheWriterIsFreedWhenItsRunEnds) {

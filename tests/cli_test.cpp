@@ -149,6 +149,9 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
       {"topswops solve 5 --checkpoint /dev/zero", "not a regular file"},
       {"topswops merge /dev/zero", "not a regular file"},
       {"topswops solve 5 --checkpoint /tmp", "not a regular file"},
+      // From 17 cards on a quick search runs first: the journal is refused before it (one line).
+      {"topswops solve 17 --checkpoint /tmp", "not a regular file"},
+      {"topswops solve 17 --checkpoint /nonexistent/x.jnl", "/nonexistent/x.jnl"},
       {"topswops solve 5 --checkpoint /proc/self/mem", "/proc/self/mem: cannot read the journal"},
   };
   for (const auto& [args, message] : cases)

@@ -289,14 +289,30 @@ JournalRepair repair_journal(const std::filesystem::path& path) {
   return repair;
 }
 
+namespace {
+
+// The journal opened to append, created where it is absent; UsageError where it cannot be.
+int open_to_append(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EISDIR)
+    throw UsageError(fmt::format("{}: not a regular file, so not a journal", path.string()));
+  if (fd < 0)
+    throw UsageError(
+        fmt::format("{}: cannot write the journal ({})", path.string(), std::strerror(errno)));
+  return fd;
+}
+
+}  // namespace
+
+void check_journal_path(const std::filesystem::path& path) {
+  const Descriptor journal{open_to_append(path)};
+  require_regular(journal.fd, path);
+  lock_journal(journal.fd, path);
+}
+
 ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem)
     : path_(std::move(path)) {
-  const std::string name = path_.string();
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0 && errno == EISDIR)
-    throw UsageError(fmt::format("{}: not a regular file, so not a journal", name));
-  if (fd_ < 0)
-    throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+  fd_ = open_to_append(path_);
   try {
     open_locked(problem);
   } catch (...) {

@@ -43,6 +43,12 @@ struct JournalRepair {
 // journal is in use, or where even its problem line is damaged (nothing worth keeping).
 JournalRepair repair_journal(const std::filesystem::path& path);
 
+// Refuses `path` as ChunkJournal would before it reads a line (UsageError: a folder or device,
+// a file that cannot be written, a journal another process holds), creating it empty where it
+// is absent: for a run with work to do before it opens its journal, so that a bad path is said
+// at once.
+void check_journal_path(const std::filesystem::path& path);
+
 // The one writer of a journal: while it exists it holds a lock on the file (an fcntl lock of
 // its open file description, which NFS carries to the server), so a second process that opens
 // the same journal to write, on this machine or another, is refused instead of appending

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "host/common/checkpoint.hpp"
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/job/termination.hpp"
@@ -158,6 +159,8 @@ bool begun(const std::string& journal) {
 std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
                         const Cancel& cancel) {
   const std::string& journal = options.run.checkpoint;
+  // A journal path the run could not use is said before the search, not a minute after it.
+  if (!journal.empty()) check_journal_path(journal);
   // A journal already begun starts where it started.
   if (begun(journal)) {
     std::string start;
