@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "host/common/error.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
@@ -69,6 +71,38 @@ TEST(TopswopsQuickBound, NoTimeGivesAPlayableDeck) {
   const ts::LongGame game = ts::find_long_game(options);
   EXPECT_EQ(static_cast<int>(game.deck.size()), 10);
   EXPECT_EQ(ts::play(game.deck).steps, game.steps);
+}
+
+// With a floor of 0 s the search ends after the first round that finds nothing longer: it gives
+// what the same rounds counted out give, and ends long before its time.
+TEST(TopswopsQuickBound, EndsAfterARoundThatFindsNothingLonger) {
+  for (int n : {13, 15}) {
+    ts::QuickBoundOptions rounds;
+    rounds.n = n;
+    rounds.seconds = 300;
+    rounds.threads = 2;
+    int stalled_after = 0;
+    int before = -1;
+    for (int r = 1; r <= 10 && stalled_after == 0; ++r) {
+      rounds.max_rounds = r;
+      const int steps = ts::find_long_game(rounds).steps;
+      if (steps == before) stalled_after = r;
+      before = steps;
+    }
+    ASSERT_GT(stalled_after, 0) << n;
+    rounds.max_rounds = stalled_after;
+    const ts::LongGame counted = ts::find_long_game(rounds);
+    ts::QuickBoundOptions stall = rounds;
+    stall.max_rounds = 0;
+    stall.stall_floor = 0.0;
+    const auto began = std::chrono::steady_clock::now();
+    const ts::LongGame ended = ts::find_long_game(stall);
+    EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(300))
+        << n << ": ended by its time, not by the round";
+    EXPECT_EQ(ended.steps, counted.steps) << n;
+    EXPECT_EQ(ended.deck, counted.deck) << n;
+    EXPECT_EQ(ts::play(ended.deck).steps, ended.steps) << n;
+  }
 }
 
 TEST(TopswopsQuickBound, RejectsInvalidArguments) {

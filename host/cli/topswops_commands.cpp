@@ -128,9 +128,11 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
                     "Look only for games of at least L steps (none found proves f(N) < L)");
   solve->add_option(
       "--quick", args->quick,
-      fmt::format("Seconds of a quick search for a long game to start from, without --bound, "
-                  "from {} cards on, not in a shard (default {}; 0: start from f(N-1))",
-                  topswops::quick_from_n, topswops::default_quick_seconds));
+      fmt::format("Most seconds of a quick search for a long game to start from, without "
+                  "--bound, from {} cards on, not in a shard (default {}, less once a round of "
+                  "its beams past {} s finds nothing longer; 0: start from f(N-1))",
+                  topswops::quick_from_n, topswops::default_quick_seconds,
+                  topswops::quick_stall_seconds));
   solve
       ->add_option("--tail", args->tail,
                    "Journals of a finished `topswops tail N`: a tighter bound once card N lands")

@@ -254,9 +254,13 @@ LongGame find_long_game(const QuickBoundOptions& options) {
         results[t] = run_forward_beam<3>(n, options.final, width, seed, target, start, halt);
       if (options.stop_at && results[t].steps >= *options.stop_at) stop = true;
     });
+    const int before = best.steps;
     for (const BeamResult& r : results)
       if (r.steps > best.steps) best = {r.deck, r.steps, r.seconds};
     if (halt.now()) break;
+    if (options.stall_floor && best.steps == before &&
+        std::chrono::duration<double>(Clock::now() - start).count() >= *options.stall_floor)
+      break;
   }
   best.cancelled = was_cancelled;
   return best;

@@ -187,11 +187,14 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
     fmt::print(stderr,
                "piles: topswops n={}: a quick search for a long game to start from ({:.3g} s{})\n",
                options.n, seconds, limited ? ", half the time left before --time-limit" : "");
+  const double began = steady_seconds();
   const LongGame game = find_long_game({.n = options.n,
                                         .final = options.final,
                                         .seconds = seconds,
                                         .threads = run.threads,
+                                        .stall_floor = quick_stall_seconds,
                                         .cancel = cancel});
+  const double took = steady_seconds() - began;
   const std::string cut_by = game.cancelled ? "SIGTERM" : limited ? "--time-limit" : "";
   // The start target must be a real game's length: played again here.
   const Game check = play(game.deck);
@@ -200,8 +203,10 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
                                        comma_list(game.deck), game.steps));
   if (talk)
     fmt::print(stderr,
-               "piles: topswops n={}: {} steps (found after {:.1f} s{}), against {} for f({})\n",
-               options.n, game.steps, game.seconds,
+               "piles: topswops n={}: {} steps (found after {:.1f} s, searched {:.1f} s{}), "
+               "against {} for "
+               "f({})\n",
+               options.n, game.steps, game.seconds, took,
                cut_by.empty() ? "" : ", the search cut short by " + cut_by, plain.start_target,
                options.n - 1);
   if (game.steps <= plain.start_target) return "";

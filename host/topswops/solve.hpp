@@ -25,6 +25,10 @@ enum class CpuEngine { dfs, lockstep, backward };
 // progress) is the job driver's. Every engine gives the same chunks, so journals mix freely.
 inline constexpr int quick_from_n = 17;
 inline constexpr double default_quick_seconds = 60;
+// The quick search ends sooner once a whole round of its beams past this many seconds finds
+// nothing longer (QuickBoundOptions::stall_floor): at 17 and 18 cards no round after the one
+// that found the best did, up to beams of 2^20 decks (results/bench/quick_bound.md).
+inline constexpr double quick_stall_seconds = 10;
 
 struct SolveOptions {
   int n = 0;
