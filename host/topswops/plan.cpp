@@ -125,6 +125,16 @@ int chunk_count_for(std::size_t prefixes) {
   return static_cast<int>(std::clamp<std::size_t>(prefixes / min_chunk_prefixes, 1, max_chunks));
 }
 
+namespace {
+
+// The most rounds of 1, 2, 4, ... chunks that leave the last at least twice the one before, and
+// never fewer than warmup_rounds: a plan of up to 510 chunks stays as it was.
+int rounds_doubling_over(int chunks) {
+  return std::max(warmup_rounds, static_cast<int>(std::bit_width(chunks + 1u)) - 2);
+}
+
+}  // namespace
+
 Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::optional<int> warmup) {
   if (n < 1 || n > max_n) throw UsageError(fmt::format("n: {} is out of range (1..{})", n, max_n));
   if (bound && *bound < 0) throw UsageError(fmt::format("--bound: {} is negative", *bound));
@@ -142,7 +152,7 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::opt
   plan.bound.push_back(fibonacci_bound(n));
   if (n == 1) {
     // The root is already a leaf: the one deck, no steps, in one chunk.
-    if (plan.warmup == doubling_rounds) plan.warmup = warmup_rounds;
+    if (plan.warmup == doubling_rounds) plan.warmup = rounds_doubling_over(plan.chunk_count);
     plan.top.nodes = {1};
     if (plan.start_target <= 0) plan.top.add(0, {{1}, {1}});
     return plan;
@@ -153,11 +163,7 @@ Plan make_plan(int n, Final final, std::optional<int> bound, Tail tail, std::opt
   else
     expand<3>(plan);
   plan.chunk_count = chunk_count_for(plan.prefix_count);
-  // The most rounds of 1, 2, 4, ... chunks that leave the last at least twice the one before,
-  // and never fewer than warmup_rounds: a plan of up to 510 chunks stays as it was.
-  if (plan.warmup == doubling_rounds)
-    plan.warmup =
-        std::max(warmup_rounds, static_cast<int>(std::bit_width(plan.chunk_count + 1u)) - 2);
+  if (plan.warmup == doubling_rounds) plan.warmup = rounds_doubling_over(plan.chunk_count);
   return plan;
 }
 

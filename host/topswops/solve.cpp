@@ -143,37 +143,43 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   return s;
 }
 
-// A journal file already written to (a folder or device named instead is the journal's own
-// error to report, later).
-bool begun(const std::string& journal) {
+// What a journal already written to fixes of a run told no bound: its rounds, and its start as
+// quick_start gives it ("" from f(n-1)).
+struct Begun {
+  int rounds = warmup_rounds;
+  std::string start;
+};
+
+// A journal's Begun, read from its problem line; nothing for an absent or empty file (a folder
+// or device named instead is the journal's own error to report, later).
+std::optional<Begun> begun_journal(const std::string& journal) {
   std::error_code error;
-  return !journal.empty() && std::filesystem::is_regular_file(journal, error) &&
-         std::filesystem::file_size(journal, error) > 0 && !error;
+  if (journal.empty() || !std::filesystem::is_regular_file(journal, error) ||
+      std::filesystem::file_size(journal, error) == 0 || error)
+    return std::nullopt;
+  Begun begun;
+  job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
+    begun.rounds = p.value("warmup_rounds", warmup_rounds);
+    if (p.contains("start_deck"))
+      begun.start = fmt::format("{} {}{}", p.at("start_target").get<int>(),
+                                comma_list(p.at("start_deck").get<std::vector<int>>()),
+                                p.contains("quick_search_cut_by")
+                                    ? " " + p.at("quick_search_cut_by").get<std::string>()
+                                    : "");
+  });
+  return begun;
 }
 
 // The start of a run told no bound, as rank 0 decides it and every rank reads it: "steps
 // d1,d2,...", followed by " --time-limit" or " SIGTERM" where that cut the quick search short,
-// or "" to start from f(n-1). The quick search takes at most half the time left before
-// --time-limit, so that the run gets on with its chunks too, and `cancel` (SIGTERM) ends it with
-// the best game found so far.
+// or "" to start from f(n-1). A journal already begun starts where it started. The quick search
+// takes at most half the time left before --time-limit, so that the run gets on with its chunks
+// too, and `cancel` (SIGTERM) ends it with the best game found so far.
 std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
-                        const Cancel& cancel) {
-  const std::string& journal = options.run.checkpoint;
+                        const std::optional<Begun>& begun, const Cancel& cancel) {
+  if (begun) return begun->start;
   // A journal path the run could not use is said before the search, not a minute after it.
-  if (!journal.empty()) check_journal_path(journal);
-  // A journal already begun starts where it started.
-  if (begun(journal)) {
-    std::string start;
-    job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
-      if (p.contains("start_deck"))
-        start = fmt::format("{} {}{}", p.at("start_target").get<int>(),
-                            comma_list(p.at("start_deck").get<std::vector<int>>()),
-                            p.contains("quick_search_cut_by")
-                                ? " " + p.at("quick_search_cut_by").get<std::string>()
-                                : "");
-    });
-    return start;
-  }
+  if (!options.run.checkpoint.empty()) check_journal_path(options.run.checkpoint);
   double seconds = options.quick_seconds;
   bool limited = false;
   if (options.run.time_limit) {
@@ -204,8 +210,7 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
   if (talk)
     fmt::print(stderr,
                "piles: topswops n={}: {} steps (found after {:.1f} s, searched {:.1f} s{}), "
-               "against {} for "
-               "f({})\n",
+               "against {} for f({})\n",
                options.n, game.steps, game.seconds, took,
                cut_by.empty() ? "" : ", the search cut short by " + cut_by, plain.start_target,
                options.n - 1);
@@ -235,20 +240,19 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
   // short ones. A journal already begun keeps its own (it may be older than doubling rounds): rank
   // 0 reads it, and every rank must run as many rounds.
   const mpi::Session* session = options.run.session;
+  const bool root = !session || session->root();
+  std::optional<Begun> begun;
   std::optional<int> rounds;
   if (!options.bound && !options.run.shard) {
-    rounds = doubling_rounds;
-    if ((!session || session->root()) && begun(options.run.checkpoint))
-      job::read_identity(options.run.checkpoint, "topswops", [&](const nlohmann::json& p) {
-        rounds = p.value("warmup_rounds", warmup_rounds);
-      });
+    if (root) begun = begun_journal(options.run.checkpoint);
+    rounds = begun ? begun->rounds : doubling_rounds;
     if (session) rounds = std::stoi(mpi::broadcast(*session, std::to_string(*rounds)));
   }
   Plan plain = make_plan(options.n, options.final, options.bound, options.tail, rounds);
   if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
       options.run.shard)
     return plain;
-  std::string start = !session || session->root() ? quick_start(options, run, plain, cancel) : "";
+  std::string start = root ? quick_start(options, run, plain, begun, cancel) : "";
   if (session) start = mpi::broadcast(*session, start);
   if (start.empty()) return plain;
   std::istringstream words(start);
