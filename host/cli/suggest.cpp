@@ -28,11 +28,18 @@ std::string command_path(const std::vector<const CLI::App*>& chain) {
 }
 
 std::string unknown_option(const std::string& word, const std::vector<const CLI::App*>& chain) {
-  std::vector<std::string> names;
-  for (const CLI::App* command : chain)
-    for (const CLI::Option* option : command->get_options())
-      for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
   const std::string option = word.substr(0, word.find('='));
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < chain.size(); ++i)
+    for (const CLI::Option* option_of : chain[i]->get_options())
+      for (const std::string& name : option_of->get_lnames()) {
+        // Spelt right but refused: it was given before the command it belongs to.
+        if (i > 0 && "--" + name == option)
+          return fmt::format("{} is an option of {}: give it after {}", option,
+                             command_path({chain.begin(), chain.begin() + i + 1}),
+                             chain[i]->get_name());
+        names.push_back("--" + name);
+      }
   const std::string near = nearest(option, names);
   if (!near.empty()) return fmt::format("unknown option {}; did you mean {}?", option, near);
   return fmt::format("unknown option {} (see {} --help)", option, command_path(chain));
