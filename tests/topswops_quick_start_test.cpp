@@ -105,3 +105,36 @@ TEST(TopswopsQuickStart, ATimeLimitCutsTheQuickSearchAndTheAnswerSaysSo) {
   EXPECT_EQ(resumed.result.best, ts::published::longest[12]);
   EXPECT_EQ(ts::merge({o.run.checkpoint}).quick_cut_by, "--time-limit");
 }
+
+// Copies of a run's journal go on as its shards: each keeps the run's start and doubling rounds
+// (a shard starting its own journal would have neither), and their merge is the run's answer.
+TEST(TopswopsQuickStart, CopiesOfAJournalGoOnAsItsShards) {
+  piles::testing::TempDir dir;
+  const std::string journal = dir.file("whole.journal");
+  const ts::Solution whole = solve(12, ts::Final::any, 2, journal);
+  ASSERT_FALSE(whole.start_deck.empty());
+  // Keep the problem and run lines and the first 100 chunks: rounds 0..5 and part of round 6.
+  std::ifstream in(journal);
+  std::string begun, line;
+  for (int i = 0; i < 102 && std::getline(in, line); ++i) begun += line + "\n";
+  std::vector<std::string> shards;
+  for (int index = 0; index < 2; ++index) {
+    shards.push_back(dir.file("shard" + std::to_string(index) + ".journal"));
+    std::ofstream(shards.back()) << begun;
+    ts::SolveOptions o;
+    o.n = 12;
+    o.quick_seconds = 2;
+    o.quick_from = 10;
+    o.run.checkpoint = shards.back();
+    o.run.quiet = true;
+    o.run.shard = piles::job::Shard{.index = index, .count = 2};
+    piles::RunTarget cpu;
+    cpu.threads = 2;
+    const ts::Solution part = ts::solve(o, cpu);
+    EXPECT_EQ(part.start_deck, whole.start_deck);
+    EXPECT_EQ(part.run.chunks_resumed, 100);
+  }
+  const ts::Solution merged = ts::merge(shards);
+  EXPECT_EQ(merged.start_deck, whole.start_deck);
+  EXPECT_EQ(merged.result, whole.result);
+}

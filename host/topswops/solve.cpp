@@ -236,21 +236,28 @@ Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
 Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel) {
   if (options.engine == CpuEngine::backward) return backward_plan(options, run);
   // A run in one job (threads, devices, MPI ranks) takes every round from all before it, so its
-  // rounds double to the end; a shard runs the rounds before the last whole, so it keeps the few
-  // short ones. A journal already begun keeps its own (it may be older than doubling rounds): rank
-  // 0 reads it, and every rank must run as many rounds.
+  // rounds double to the end; a shard runs the rounds before the last whole, so one starting its
+  // journal keeps the few short ones and no quick search (its start must be every shard's). A
+  // journal already begun keeps its rounds and start, in a shard as in a whole run (copies of a
+  // run's journal go on as its shards): rank 0 reads it, and every rank must run alike.
   const mpi::Session* session = options.run.session;
   const bool root = !session || session->root();
   std::optional<Begun> begun;
   std::optional<int> rounds;
-  if (!options.bound && !options.run.shard) {
+  bool resumed = false;
+  if (!options.bound) {
     if (root) begun = begun_journal(options.run.checkpoint);
-    rounds = begun ? begun->rounds : doubling_rounds;
-    if (session) rounds = std::stoi(mpi::broadcast(*session, std::to_string(*rounds)));
+    resumed = begun.has_value();
+    rounds = begun ? begun->rounds : options.run.shard ? warmup_rounds : doubling_rounds;
+    if (session) {
+      std::istringstream words(
+          mpi::broadcast(*session, fmt::format("{} {}", *rounds, resumed ? 1 : 0)));
+      words >> *rounds >> resumed;
+    }
   }
   Plan plain = make_plan(options.n, options.final, options.bound, options.tail, rounds);
   if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
-      options.run.shard)
+      (options.run.shard && !resumed))
     return plain;
   std::string start = root ? quick_start(options, run, plain, begun, cancel) : "";
   if (session) start = mpi::broadcast(*session, start);
