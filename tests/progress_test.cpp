@@ -142,6 +142,27 @@ TEST(StatusLines, BulgarianRangeCountsPartitionsInsideAChunk) {
   EXPECT_NE(resumed.err.find("done: 32/32 chunks, 100.0%"), std::string::npos) << resumed.err;
 }
 
+// A Topswops round can be one chunk of minutes (the first of n = 18 on CPU threads): the status
+// lines count the nodes searched inside it, against the estimate, rather than standing at 0
+// until it ends; a run past its time limit says why it goes on; and the whole run ends at 100%.
+TEST(StatusLines, TopswopsCountsNodesInsideAChunk) {
+  const TempDir dir;
+  const std::string run =
+      "--threads 1 --status-every 0.02 topswops solve 15 --checkpoint " + dir.file("j");
+  const auto first = run_piles(run + " --time-limit 0.01");
+  ASSERT_EQ(first.status, 3) << first.err;
+  EXPECT_TRUE(std::regex_search(
+      first.err, std::regex(R"(n=15: 0/4096 chunks, [0-9.]+%, [1-9][0-9.]*[kMG]? nodes/s, )")))
+      << first.err;
+  EXPECT_NE(first.err.find("past --time-limit: it stops once this run has finished a chunk"),
+            std::string::npos)
+      << first.err;
+  const auto rest =
+      run_piles("--threads 2 --status-every 0.5 topswops solve 14 --checkpoint " + dir.file("k"));
+  ASSERT_EQ(rest.status, 0) << rest.err;
+  EXPECT_NE(rest.err.find("done: 4096/4096 chunks, 100.0%"), std::string::npos) << rest.err;
+}
+
 // A shard of the same run cannot know beforehand how much of each n its chunks hold (shard 0 has
 // the heavy first chunk): its share counts chunk weights, never 100% before it is done.
 TEST(StatusLines, ABulgarianShardNeverClaimsToBeDoneEarly) {

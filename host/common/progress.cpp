@@ -196,6 +196,15 @@ std::string Progress::status(bool final, bool compact) {
   return text;
 }
 
+void Progress::say(std::string_view text) {
+  if (mode_ == Mode::none) return;
+  const std::lock_guard lock(mutex_);
+  show_preamble();
+  // Over the bar, which the next add() draws again below it.
+  fmt::print(stderr, "{}piles: {}: {}\n", mode_ == Mode::bar ? "\r\x1b[K" : "", label_, text);
+  std::fflush(stderr);
+}
+
 void Progress::draw_bar(bool final) {
   const std::lock_guard lock(mutex_);
   show_preamble();

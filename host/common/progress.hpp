@@ -84,6 +84,8 @@ class Progress {
   void preamble(std::string text);
   // A short text that ends the bar and every status line ("best 65"), where the game has one.
   void note(std::string text);
+  // A line of its own, once, between the status lines or above the bar; nothing when quiet.
+  void say(std::string_view text);
   // Ends the bar, or writes the last status line saying `how` the run ended ("done").
   void finish(std::string_view how = "done");
 

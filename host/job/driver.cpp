@@ -320,9 +320,14 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   std::optional<TerminationRequest> termination;
   if (journal && !options.session) termination.emplace();
   // Asked by the engines between pieces of work: cheap, and from any thread.
+  std::atomic<bool> said_late = false;
   const Cancel cancel = [&] {
-    return (termination && termination->requested()) ||
-           (deadline && finished_one && steady_seconds() >= *deadline);
+    if (termination && termination->requested()) return true;
+    if (!deadline || steady_seconds() < *deadline) return false;
+    if (finished_one) return true;
+    if (!said_late.exchange(true))
+      progress.say("past --time-limit: it stops once this run has finished a chunk of its own");
+    return false;
   };
   auto out_of_time = [&] {
     if (!cancel()) return false;
@@ -336,9 +341,11 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     // Only rank 0 holds the records: the others learn each round's target from it.
     if (options.session && targeted(job))
       round_target = std::stoi(mpi::broadcast(*options.session, std::to_string(round_target)));
-    // `shown`: the units of the chunk its engine call reported as it went (live_units), which
-    // the progress has counted already.
-    const auto record = [&](Chunk c, nlohmann::json payload, double seconds, std::uint64_t shown) {
+    // `shown`: the units its engine call reported as it went and no finished chunk has taken
+    // yet, which the progress has counted already: the chunk takes its share (up to its own
+    // units) and adds only the rest.
+    const auto record = [&](Chunk c, nlohmann::json payload, double seconds,
+                            std::atomic<std::uint64_t>* shown) {
       const std::lock_guard lock(done_mutex);
       Record rec{std::move(payload), round_target, seconds, false};
       if (journal) journal->append(c, journal_line(job, rec));
@@ -346,30 +353,34 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
       const std::optional<std::uint64_t> measured =
           job.measure ? std::optional(job.measure(rec.payload)) : std::nullopt;
       records.emplace(c, std::move(rec));
+      const std::uint64_t units = live ? *measured : job.weight(c);
+      const std::uint64_t own = shown ? std::min(shown->load(), units) : 0;
+      if (shown) *shown -= own;
+      const auto rest = [own](std::uint64_t u) { return u - std::min(u, own); };
       if (live)
-        progress.add(*measured - std::min(*measured, shown), 1);
+        progress.add(rest(*measured), 1);
       else
-        progress.add(job.weight(c), 1, measured);
+        progress.add(rest(units), 1, measured ? std::optional(rest(*measured)) : measured);
       finished_one = true;
     };
-    // One engine call's channels: with live units, the units it shows of the chunk it is on go to
-    // the progress at once, and that chunk's record adds only the rest.
+    // One engine call's channels: the units it shows as it goes (a job with `measure`) go to the
+    // progress at once, and the next chunk it finishes adds only the rest of its own.
     const auto call = [&](const auto& body) {
       std::atomic<std::uint64_t> shown = 0;
       const UnitsDone working = [&](std::uint64_t units) {
-        if (!live) return;
+        if (!job.measure || (job.live_units && !live)) return;
         shown += units;
         progress.add(units);
       };
       body([&](Chunk c, nlohmann::json payload,
-               double seconds) { record(c, std::move(payload), seconds, shown.exchange(0)); },
+               double seconds) { record(c, std::move(payload), seconds, &shown); },
            working);
     };
     try {
       if (options.session)
         run_round_mpi(job, *options.session, todo[r], round_target, target, options.slice_seconds,
                       sizer, [&](Chunk c, nlohmann::json payload, double seconds) {
-                        record(c, std::move(payload), seconds, 0);
+                        record(c, std::move(payload), seconds, nullptr);
                       });
       else if (on_devices)
         status.stopped = !run_in_slices_on(

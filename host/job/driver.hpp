@@ -63,7 +63,10 @@ struct Job {
   std::function<std::uint64_t(const RunTarget&)> slice_floor;
   std::string label, unit;  // for the progress bar: "topswops n=13", "prefixes"
   // Optional, where `weight` only estimates a chunk's work: the units a finished chunk took (its
-  // payload's own count), which the progress's rate counts instead.
+  // payload's own count), which the progress's rate counts instead. With it, an engine may also
+  // report units of the chunks it is on as it goes (run's `working`): the progress counts them
+  // at once, and each chunk, once finished, adds only its weight and measure less what its call
+  // showed before it.
   std::function<std::uint64_t(const nlohmann::json& payload)> measure;
   // Where one chunk can hold most of a round's work (the first chunk of a Bulgarian n held 83%
   // of its forest): the engine reports the units of the chunk it is on as it goes (run's
@@ -75,8 +78,8 @@ struct Job {
   // Throws UsageError naming `where` unless the payload is a well-formed result of the chunk.
   std::function<void(Chunk, const nlohmann::json& payload, const std::string& where)> check;
   // Runs the chunks with the round's target on the target device (selected already),
-  // reporting each one to `done` as it finishes (and, with live_units, its units to `working`
-  // as it goes). Between pieces of work it asks `cancel`, and once that says so throws
+  // reporting each one to `done` as it finishes (and, with `measure`, units to `working` as it
+  // goes). Between pieces of work it asks `cancel`, and once that says so throws
   // Cancelled, leaving the chunks it has not finished.
   std::function<void(const std::vector<Chunk>&, int target, const RunTarget&, const ChunkDone&,
                      const UnitsDone& working, const Cancel& cancel)>

@@ -93,9 +93,13 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     partial_from_json(payload, plan.n, where);
   };
-  j.run = [&plan, &options, &tally](const std::vector<job::Chunk>& chunks, int target,
-                                    const RunTarget& run, const job::ChunkDone& done,
-                                    const UnitsDone&, const Cancel& cancel) {
+  // Chunks weighed in nodes show them as they go on CPU threads: at 17 and 18 cards a round's
+  // first chunk holds minutes of their work.
+  const bool in_nodes = estimate != nullptr;
+  j.run = [&plan, &options, &tally, in_nodes](const std::vector<job::Chunk>& chunks, int target,
+                                              const RunTarget& run, const job::ChunkDone& done,
+                                              const UnitsDone& working, const Cancel& cancel) {
+    const PieceDone nodes_done = in_nodes ? PieceDone(working) : PieceDone();
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
       Partial whole = partial;
       if (chunk == 0) whole.merge(plan.top);  // chunk 0 carries the levels above the prefixes
@@ -108,7 +112,7 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
       if (!run_chunks_gpu(plan, ids, target, found, options.gpu_kernel, lockstep_pass_budget,
                           gpu::default_found_capacity, run.threads, options.small_slices_on_host,
                           cancel)) {
-        run_chunks_cpu(plan, ids, target, run.threads, found, {}, cancel);
+        run_chunks_cpu(plan, ids, target, run.threads, found, nodes_done, cancel);
         tally.chunks_on_host += static_cast<int>(ids.size());
       }
     } else if (options.engine == CpuEngine::lockstep) {
@@ -117,7 +121,7 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
       lockstep.kernel = lockstep_kind(options.gpu_kernel);
       run_chunks_lockstep(plan, ids, target, lockstep, found, &tally.lane_use, cancel);
     } else {
-      run_chunks_cpu(plan, ids, target, run.threads, found, {}, cancel);
+      run_chunks_cpu(plan, ids, target, run.threads, found, nodes_done, cancel);
     }
   };
   return j;
