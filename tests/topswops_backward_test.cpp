@@ -152,6 +152,24 @@ TEST(TopswopsBackward, ShardsAndResumeGiveTheWhole) {
   EXPECT_EQ(resumed.json()["nodes"], again.json()["nodes"]);
 }
 
+// Told its bound, the search runs one round from it, and its journal says so: the merge of it
+// reports the bound, as the run did. A000376(11) = 51, so from 52 nothing is found.
+TEST(TopswopsBackward, AJournalToldItsBoundMergesToTheSameAnswer) {
+  TempDir dir;
+  for (const int bound : {51, 52}) {
+    const std::string journal = dir.file("bound" + std::to_string(bound));
+    const auto run =
+        run_piles("topswops solve 11 --final sorted --engine backward --json --bound " +
+                  std::to_string(bound) + " --checkpoint " + journal);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto merged = run_piles("topswops merge --json " + journal);
+    ASSERT_EQ(merged.status, 0) << merged.err;
+    for (const char* key : {"bound", "start_from", "max_steps", "count", "nodes"})
+      EXPECT_EQ(merged.json()[key], run.json()[key]) << key << " from " << bound;
+    EXPECT_EQ(merged.json()["bound"], bound);
+  }
+}
+
 TEST(TopswopsBackward, RefusesWhatItCannotSearch) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"topswops solve 8 --engine backward", "--final sorted"},

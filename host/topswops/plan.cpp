@@ -103,7 +103,7 @@ nlohmann::json Plan::identity() const {
             {"depth", depth},
             {"prefixes", prefix_count},
             {"chunks", chunk_count},
-            {"warmup_rounds", warmup_rounds}};
+            {"warmup_rounds", warmup}};
   nlohmann::json id = {{"game", "topswops"},
                        {"search", "knuth-forward/2"},
                        {"n", n},
