@@ -100,7 +100,7 @@ void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target
       ChunkState& chunk = state[piece.chunk_slot];
       chunk.partial.merge(partial);
       chunk.seconds += seconds;
-      if (piece_done) piece_done(partial.total_nodes());
+      if (piece_done) piece_done(piece.last - piece.first, partial.total_nodes());
       if (--chunk.pieces_left == 0 && !failure)
         done(chunks[piece.chunk_slot], chunk.partial, chunk.seconds);
     } catch (...) {

@@ -50,9 +50,9 @@ Partial search_prefixes_cpu(const Plan& plan, std::size_t first, std::size_t las
 // a device in tests.
 std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work);
 
-// Called with a piece's nodes as each piece finishes, one call at a time: progress inside a
-// chunk, which at 18 cards can hold minutes of a CPU's work.
-using PieceDone = std::function<void(std::uint64_t nodes)>;
+// Called with a piece's prefixes and nodes as each piece finishes, one call at a time: progress
+// inside a chunk, which at 18 cards can hold minutes of a CPU's work.
+using PieceDone = std::function<void(std::size_t prefixes, std::uint64_t nodes)>;
 
 // The CPU engine: the prefixes of `chunks`, each searched from `target` (forward, or backward
 // for a backward plan), on `threads` threads taking small pieces of chunks as they free up

@@ -99,7 +99,9 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   j.run = [&plan, &options, &tally, in_nodes](const std::vector<job::Chunk>& chunks, int target,
                                               const RunTarget& run, const job::ChunkDone& done,
                                               const UnitsDone& working, const Cancel& cancel) {
-    const PieceDone nodes_done = in_nodes ? PieceDone(working) : PieceDone();
+    const PieceDone nodes_done = [&working, in_nodes](std::size_t, std::uint64_t nodes) {
+      if (in_nodes) working(nodes);
+    };
     const ChunkDone found = [&](int chunk, const Partial& partial, double seconds) {
       Partial whole = partial;
       if (chunk == 0) whole.merge(plan.top);  // chunk 0 carries the levels above the prefixes

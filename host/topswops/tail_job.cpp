@@ -251,7 +251,7 @@ TailStart choose_tail_start(int n, int threads, const ProgressStyle& style) {
       plan.chunk_prefixes(0), "prefixes", 0, style);
   run_chunks_cpu(
       plan, {0}, plan.start_target, threads, [&](int, const Partial& p, double) { first = p; },
-      [&](std::size_t prefixes) { progress.add(prefixes); });
+      [&](std::size_t prefixes, std::uint64_t) { progress.add(prefixes); });
   progress.finish();
   const int floor = (3 * bound_for(n - 1, Final::any) + 3) / 4;
   if (first.decks.empty()) return {floor, {}, 0, 0};
