@@ -322,6 +322,9 @@ const std::vector<Case> everywhere = {
     {"journal repair", "FILE is required"},
     {"journal repair /nonexistent/f.jnl", "/nonexistent/f.jnl"},
     {"journal repair ''", "empty"},
+    {"journal show", "FILE is required"},
+    {"journal show /nonexistent/f.jnl", "/nonexistent/f.jnl"},
+    {"journal show {dir}", "{dir}"},
 };
 
 }  // namespace
@@ -439,6 +442,7 @@ TEST(CliConventions, EveryHelpHasAnExample) {
                                              "bench",
                                              "journal",
                                              "journal repair",
+                                             "journal show",
                                              "help"};
   for (const std::string& command : commands) {
     const auto r = run_piles(command + " --help");

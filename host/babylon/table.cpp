@@ -240,6 +240,11 @@ Table merge_tables(const std::vector<std::string>& journals) {
   return table.assemble(job::merge(table.describe(), journals), merged_target());
 }
 
+job::Survey survey_table(const std::string& journal) {
+  TableJob table = journal_job(journal);
+  return job::survey(table.describe(), journal);
+}
+
 std::optional<Table> finished_table(const std::string& journal) {
   TableJob table = journal_job(journal);
   // One round holds every chip total, so the journal's finished rounds are all or nothing.

@@ -53,5 +53,7 @@ Table merge_tables(const std::vector<std::string>& journals);
 // The table one journal holds once every chip total is in; nullopt while its run is under way
 // or stopped. Its rows' seconds are the run's; the memo fields are zero.
 std::optional<Table> finished_table(const std::string& journal);
+// How far a table's journal has come (job::survey).
+job::Survey survey_table(const std::string& journal);
 
 }  // namespace piles::babylon

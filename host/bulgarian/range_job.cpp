@@ -223,6 +223,12 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
   return outcome;
 }
 
+job::Survey survey_range(const std::string& journal) {
+  const RangeRun run = journal_range(journal);
+  RangeJob job(run.range, run.chunks_per_n, run.walk_kernel, merged_target(), {});
+  return job::survey(job.describe(), journal);
+}
+
 job::Outcome read_finished_range(const std::string& journal,
                                  const std::function<void(const Analysis&)>& done) {
   const RangeRun run = journal_range(journal);

@@ -39,4 +39,7 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
 job::Outcome read_finished_range(const std::string& journal,
                                  const std::function<void(const Analysis&)>& done);
 
+// How far an analyze journal has come (job::survey).
+job::Survey survey_range(const std::string& journal);
+
 }  // namespace piles::bulgarian

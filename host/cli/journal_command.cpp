@@ -1,15 +1,115 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <cmath>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
+#include "host/babylon/table.hpp"
+#include "host/bulgarian/range_job.hpp"
 #include "host/cli/commands.hpp"
 #include "host/cli/suggest.hpp"
 #include "host/common/checkpoint.hpp"
+#include "host/common/error.hpp"
+#include "host/common/journal_problem.hpp"
 #include "host/common/output.hpp"
+#include "host/topswops/solve.hpp"
+#include "host/topswops/tail_job.hpp"
 
 namespace piles::cli {
 namespace {
+
+std::string text_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.is_object() ? object.find(key) : object.end();
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The survey of a journal, by the game whose job wrote it.
+job::Survey survey_of(const std::string& file, const nlohmann::json& problem) {
+  const std::string game = text_field(problem, "game");
+  if (game == "topswops")
+    return text_field(problem, "search").starts_with("tail/") ? topswops::survey_tail(file)
+                                                              : topswops::survey_journal(file);
+  if (game == "bulgarian") return bulgarian::survey_range(file);
+  if (game == "babylon") return babylon::survey_table(file);
+  throw UsageError(fmt::format("{}: not the journal of a game piles runs as a job", file));
+}
+
+// What the journal's "run" lines say of the processes that wrote it: a few distinct values of
+// one field, in the order first met ("cpu, gpu"; "a, b, c and 4 more").
+std::string distinct(const std::vector<nlohmann::json>& runs, const char* key) {
+  constexpr std::size_t shown = 3;
+  std::vector<std::string> values;
+  std::set<std::string> seen;
+  for (const nlohmann::json& run : runs) {
+    const std::string value = text_field(run, key);
+    if (!value.empty() && seen.insert(value).second) values.push_back(value);
+  }
+  if (values.size() <= shown) return fmt::format("{}", fmt::join(values, ", "));
+  return fmt::format("{} and {} more", fmt::join(values.begin(), values.begin() + shown, ", "),
+                     values.size() - shown);
+}
+
+void show(const std::string& file, const CommonOptions& common) {
+  const JournalContents contents = read_journal(file);
+  const job::Survey s = survey_of(file, contents.problem);
+  const std::string words = problem_words(contents.problem);
+  const std::string first =
+      contents.runs.empty() ? "" : text_field(contents.runs.front(), "started");
+  const std::string last = contents.runs.empty() ? "" : text_field(contents.runs.back(), "started");
+  if (common.json) {
+    nlohmann::json j = {{"journal", file},
+                        {"problem", words},
+                        {"chunks", s.chunks},
+                        {"chunks_done", s.chunks_done},
+                        {"complete", s.chunks_done == s.chunks},
+                        {"rounds", s.rounds},
+                        {"rounds_complete", s.rounds_complete},
+                        {"seconds", significant(s.seconds)},
+                        {"runs", contents.runs.size()},
+                        {"first_started", first},
+                        {"last_started", last}};
+    if (s.best) j["best"] = *s.best;
+    if (s.open_round) {
+      j["open_round"] = *s.open_round;
+      j["open_round_chunks"] = s.open_round_chunks;
+      j["open_round_done"] = s.open_round_done;
+    }
+    emit_json(j);
+    return;
+  }
+  std::string out = fmt::format("{}: {}\n", file, words);
+  out += fmt::format("  chunks     {} of {} ({:.1f}%){}\n", group_digits(s.chunks_done),
+                     group_digits(s.chunks),
+                     s.chunks ? 100.0 * static_cast<double>(s.chunks_done) / s.chunks : 100.0,
+                     s.chunks_done == s.chunks ? ", complete: merge gives the answer" : "");
+  out += fmt::format("  rounds     {} of {} complete", s.rounds_complete, s.rounds);
+  if (s.open_round)
+    out += fmt::format(", round {} has {} of {}", *s.open_round, group_digits(s.open_round_done),
+                       plural(s.open_round_chunks, "chunk"));
+  out += "\n";
+  if (s.best)
+    out += fmt::format("  best       {}{}\n", *s.best > 0 ? std::to_string(*s.best) : "none",
+                       s.chunks_done == s.chunks ? ""
+                       : *s.best > 0             ? " so far"
+                                                 : " yet");
+  out += fmt::format("  computing  {} s, the chunks' seconds added up\n",
+                     group_digits(static_cast<std::uint64_t>(std::llround(s.seconds))));
+  if (!contents.runs.empty())
+    out += fmt::format("  runs       {}, started {}{}; {} on {}\n", contents.runs.size(), first,
+                       first == last ? "" : " to " + last, distinct(contents.runs, "backend"),
+                       distinct(contents.runs, "host"));
+  fmt::print("{}", out);
+}
+
+void run_show(const std::vector<std::string>& files, const CommonOptions& common) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i > 0 && !common.json) fmt::print("\n");
+    show(files[i], common);
+  }
+}
 
 void run_repair(const std::string& file, const CommonOptions& common) {
   const JournalRepair r = repair_journal(file);
@@ -33,7 +133,7 @@ void run_repair(const std::string& file, const CommonOptions& common) {
 void add_journal_command(CLI::App& app, const CommonOptions& common) {
   CLI::App* journal = app.add_subcommand("journal", "Look after the journals of --checkpoint");
   journal->require_subcommand(1);
-  journal->footer("Example:\n  piles journal repair f18.journal");
+  journal->footer("Example:\n  piles journal show f18.journal");
   auto file = std::make_shared<std::string>();
   CLI::App* repair = journal->add_subcommand(
       "repair",
@@ -42,6 +142,12 @@ void add_journal_command(CLI::App& app, const CommonOptions& common) {
   repair->add_option("FILE", *file, "The journal (of --checkpoint)")->required()->check(file_name);
   repair->footer("Example:\n  piles journal repair f18.journal");
   repair->callback([file, &common] { run_repair(*file, common); });
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* show = journal->add_subcommand(
+      "show", "How far journals have come: chunks and rounds done, the best so far, their runs");
+  show->add_option("FILE", *files, "Journals (of --checkpoint)")->required()->check(file_name);
+  show->footer("Example:\n  piles journal show results/topswops/runs/solve_18.journal");
+  show->callback([files, &common] { run_show(*files, common); });
 }
 
 }  // namespace piles::cli

@@ -511,4 +511,30 @@ Outcome read_finished(const Job& job, const std::string& journal) {
   return out;
 }
 
+Survey survey(const Job& job, const std::string& journal) {
+  const Records records = read_journals(job, {journal});
+  check_targets(job, records, journal);
+  Survey s;
+  s.chunks = job.chunk_count;
+  s.chunks_done = records.size();
+  s.rounds = static_cast<int>(job.rounds.size());
+  for (int r = 0; r < s.rounds; ++r) {
+    if (round_complete(job, r, records)) {
+      ++s.rounds_complete;
+      continue;
+    }
+    if (s.open_round) continue;
+    s.open_round = r;
+    s.open_round_chunks = job.rounds[r].size();
+    s.open_round_done = std::count_if(job.rounds[r].begin(), job.rounds[r].end(),
+                                      [&](Chunk c) { return records.count(c) > 0; });
+  }
+  if (targeted(job)) s.best = 0;
+  for (const auto& [chunk, record] : records) {
+    s.seconds += record.seconds;
+    if (s.best) s.best = job.raise(*s.best, record.payload);
+  }
+  return s;
+}
+
 }  // namespace piles::job

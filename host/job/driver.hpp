@@ -174,4 +174,19 @@ Outcome merge(const Job& job, const std::vector<std::string>& journals);
 // another problem, like merge.
 Outcome read_finished(const Job& job, const std::string& journal);
 
+// How far a journal has come, read without running anything: what `piles journal show` says of
+// a journal of any game.
+struct Survey {
+  Chunk chunks = 0, chunks_done = 0;
+  int rounds = 0, rounds_complete = 0;
+  // The first round not complete (none where all are): its chunks, and how many are in.
+  std::optional<int> open_round;
+  Chunk open_round_chunks = 0, open_round_done = 0;
+  double seconds = 0;       // the chunks' seconds added up
+  std::optional<int> best;  // a job with targets: the longest game its chunks found (0: none)
+};
+// Refuses a journal of another problem, damaged lines and chunks run with the wrong target, like
+// merge; missing chunks are what it counts.
+Survey survey(const Job& job, const std::string& journal);
+
 }  // namespace piles::job

@@ -369,4 +369,10 @@ Solution read_so_far(const std::string& journal) {
   return merged(plan, outcome);
 }
 
+job::Survey survey_journal(const std::string& journal) {
+  const Plan plan = plan_of(journal);
+  Tally unused;
+  return job::survey(make_job(plan, SolveOptions{}, unused), journal);
+}
+
 }  // namespace piles::topswops

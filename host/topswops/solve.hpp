@@ -85,4 +85,7 @@ std::optional<Solution> read_finished(const std::string& journal);
 // the longest games among them (run.chunks_done of run.chunks).
 Solution read_so_far(const std::string& journal);
 
+// How far a journal of solve (or of the backward search) has come (job::survey).
+job::Survey survey_journal(const std::string& journal);
+
 }  // namespace piles::topswops

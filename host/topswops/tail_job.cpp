@@ -291,4 +291,13 @@ TailResult read_tail(const std::vector<std::string>& journals) {
   return r;
 }
 
+job::Survey survey_tail(const std::string& journal) {
+  int n = 0;
+  TailStart start;
+  read_tail_identity(journal, n, start);
+  check_tail_n(n);
+  const Plan plan = tail_plan(n, start.from);
+  return job::survey(make_tail_job(plan, n, start), journal);
+}
+
 }  // namespace piles::topswops

@@ -61,6 +61,9 @@ TailResult run_tail(const TailOptions& options, const RunTarget& target);
 // another job or miss a chunk.
 TailResult read_tail(const std::vector<std::string>& journals);
 
+// How far a tail's journal has come (job::survey).
+job::Survey survey_tail(const std::string& journal);
+
 // The longest chain of backward moves from a deck (cards 1..n, top first): a backward move
 // flips the top k cards where card k sits at position k, k >= 2.
 int longest_backward(std::vector<int>& cards);

@@ -1,0 +1,91 @@
+// `piles journal show`: how far a journal of each game has come, read without running anything,
+// against what the journal's own lines hold.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/support/run_piles.hpp"
+#include "tests/support/temp_dir.hpp"
+
+using piles::testing::run_piles;
+using piles::testing::TempDir;
+
+namespace {
+
+// Keeps a journal's problem and run lines and its first `chunks` chunk lines; returns the
+// longest game those chunks found (their payloads' "best").
+int keep_first_chunks(const std::string& journal, int chunks) {
+  std::ifstream in(journal);
+  std::string kept, line;
+  int best = 0;
+  for (int i = 0; i < chunks + 2 && std::getline(in, line); ++i) {
+    kept += line + "\n";
+    if (i >= 2) {
+      const std::size_t json = line.find(' ') + 1;
+      best = std::max(
+          best,
+          nlohmann::json::parse(line.substr(json, line.rfind(' ') - json)).at("best").get<int>());
+    }
+  }
+  in.close();
+  std::ofstream(journal, std::ios::trunc) << kept;
+  return best;
+}
+
+}  // namespace
+
+TEST(JournalShow, SaysHowFarATopswopsJournalHasCome) {
+  const TempDir dir;
+  const std::string journal = dir.file("f12.jnl");
+  ASSERT_EQ(run_piles("topswops solve 12 --quiet --checkpoint " + journal).status, 0);
+  const auto whole = run_piles("journal show " + journal);
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  EXPECT_NE(whole.out.find(journal + ": topswops solve 12 --final any\n"), std::string::npos)
+      << whole.out;
+  EXPECT_NE(whole.out.find("chunks     2,511 of 2,511 (100.0%), complete"), std::string::npos)
+      << whole.out;
+  EXPECT_NE(whole.out.find("best       65\n"), std::string::npos) << whole.out;  // f(12)
+  EXPECT_NE(whole.out.find("runs       1, started "), std::string::npos) << whole.out;
+
+  // Chunks 0, 1 and 2 are rounds 0 and 1 (1 and 2 chunks) of 11; round 2 has 4.
+  const int best = keep_first_chunks(journal, 3);
+  const auto part = run_piles("journal show " + journal);
+  ASSERT_EQ(part.status, 0) << part.err;
+  EXPECT_NE(part.out.find("chunks     3 of 2,511 (0.1%)\n"), std::string::npos) << part.out;
+  EXPECT_NE(part.out.find("rounds     2 of 11 complete, round 2 has 0 of 4 chunks\n"),
+            std::string::npos)
+      << part.out;
+  EXPECT_NE(part.out.find(fmt::format("best       {} so far", best)), std::string::npos)
+      << part.out;
+  const auto json = run_piles("--json journal show " + journal);
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(json.json().at("chunks_done"), 3);
+  EXPECT_EQ(json.json().at("chunks"), 2511);
+  EXPECT_EQ(json.json().at("complete"), false);
+  EXPECT_EQ(json.json().at("best"), best);
+}
+
+TEST(JournalShow, SaysHowFarJournalsOfTheOtherGamesHaveCome) {
+  const TempDir dir;
+  const std::string bulgarian = dir.file("b.jnl"), babylon = dir.file("t.jnl");
+  ASSERT_EQ(
+      run_piles("bulgarian analyze 20..22 --chunks 4 --quiet --checkpoint " + bulgarian).status, 0);
+  ASSERT_EQ(
+      run_piles("babylon table --colors 2 --max-chips 8 --quiet --checkpoint " + babylon).status,
+      0);
+  const auto r = run_piles("journal show " + bulgarian + " " + babylon);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(
+      r.out.find(bulgarian + ": bulgarian analyze 20..22\n  chunks     12 of 12 (100.0%), "
+                             "complete: merge gives the answer\n  rounds     3 of 3 complete\n"),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(babylon + ": babylon table --colours 2 --max-chips 8\n"), std::string::npos)
+      << r.out;
+  // Games without targets have no best.
+  EXPECT_EQ(r.out.find("best"), std::string::npos) << r.out;
+}
