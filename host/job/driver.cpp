@@ -478,9 +478,10 @@ Outcome merge(const Job& job, const std::vector<std::string>& journals) {
   for (Chunk c = 0; c < job.chunk_count && missing.size() < 8; ++c)
     if (!records.count(c)) missing.push_back(c);
   if (!missing.empty())
-    throw UsageError(fmt::format("merge: {} of {} chunks are missing (first: {})",
-                                 job.chunk_count - records.size(), job.chunk_count,
-                                 comma_list(missing)));
+    throw UsageError(fmt::format(
+        "merge: {} of {} chunks are missing (first: {}; `piles journal show` says how far each "
+        "journal has come)",
+        job.chunk_count - records.size(), job.chunk_count, comma_list(missing)));
   check_targets(job, records, "merge");
   out.status.chunks_resumed = out.status.chunks_done = static_cast<int>(records.size());
   for (const auto& [chunk, record] : records) out.seconds += record.seconds;
