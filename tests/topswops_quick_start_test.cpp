@@ -138,3 +138,28 @@ TEST(TopswopsQuickStart, CopiesOfAJournalGoOnAsItsShards) {
   EXPECT_EQ(merged.start_deck, whole.start_deck);
   EXPECT_EQ(merged.result, whole.result);
 }
+
+// Who searches before the chunks: a CPU run from quick_from_n cards on; a GPU run only when told
+// (--quick), its first round on the device being as quick; never a shard starting its journal
+// or a run told its bound; and a journal already begun keeps its start, whoever resumes it.
+TEST(TopswopsQuickStart, AGpuRunSearchesOnlyWhenToldAndABegunJournalKeepsItsStart) {
+  ts::SolveOptions o;
+  o.n = 18;
+  piles::RunTarget cpu, gpu;
+  gpu.backend = piles::Backend::gpu;
+  EXPECT_TRUE(ts::runs_quick_search(o, cpu, false));
+  EXPECT_FALSE(ts::runs_quick_search(o, gpu, false));
+  EXPECT_TRUE(ts::runs_quick_search(o, gpu, true));
+  o.quick_on_gpu = true;
+  EXPECT_TRUE(ts::runs_quick_search(o, gpu, false));
+  o.n = 16;
+  EXPECT_FALSE(ts::runs_quick_search(o, cpu, false));
+  o.n = 18;
+  o.run.shard = piles::job::Shard{.index = 1, .count = 2};
+  EXPECT_FALSE(ts::runs_quick_search(o, cpu, false));
+  EXPECT_TRUE(ts::runs_quick_search(o, cpu, true));
+  o.run.shard.reset();
+  o.bound = 191;
+  EXPECT_FALSE(ts::runs_quick_search(o, cpu, false));
+  EXPECT_FALSE(ts::runs_quick_search(o, cpu, true));
+}

@@ -237,6 +237,17 @@ Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
   return make_backward_plan(options.n, options.bound, options.prune);
 }
 
+}  // namespace
+
+bool runs_quick_search(const SolveOptions& options, const RunTarget& run, bool journal_begun) {
+  if (journal_begun) return !options.bound && options.engine != CpuEngine::backward;
+  return !options.bound && options.engine != CpuEngine::backward && options.quick_seconds > 0 &&
+         options.n >= options.quick_from && !options.run.shard &&
+         (run.backend != Backend::gpu || options.quick_on_gpu);
+}
+
+namespace {
+
 // The plan of a run: the backward engine's, or the forward search's from --bound's start, a
 // quick search's game (quick_start) or f(n-1).
 Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel) {
@@ -262,9 +273,7 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
     }
   }
   Plan plain = make_plan(options.n, options.final, options.bound, options.tail, rounds);
-  if (options.bound || options.quick_seconds <= 0 || options.n < options.quick_from ||
-      (options.run.shard && !resumed))
-    return plain;
+  if (!runs_quick_search(options, run, resumed)) return plain;
   std::string start = root ? quick_start(options, run, plain, begun, cancel) : "";
   if (session) start = mpi::broadcast(*session, start);
   if (start.empty()) return plain;
