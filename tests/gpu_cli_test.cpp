@@ -10,7 +10,6 @@
 
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_piles.hpp"
-#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -50,21 +49,6 @@ TEST_F(GpuCli, TopswopsSolveMatchesTheCpu) {
   // The CPU engine named: games ending sorted go backward on CPU threads by default, with other
   // nodes.
   expect_same_answers("topswops solve 12 --final sorted --engine dfs", "--small-slices gpu");
-}
-
-// A GPU run told no bound and no --quick starts at once: its first round, on the device, from
-// f(N-1), with no quick search on the host before it; the journal says where it started.
-TEST_F(GpuCli, TopswopsSolveStartsOnTheDeviceWithoutAQuickSearch) {
-  piles::testing::TempDir dir;
-  const auto r = run_piles(
-      "--backend gpu --status-every 1 topswops solve 17 --time-limit 5 "
-      "--json --checkpoint " +
-      dir.file("f17.jnl"));
-  ASSERT_EQ(r.status, 3) << r.err;
-  EXPECT_EQ(r.err.find("quick search"), std::string::npos) << r.err;
-  EXPECT_EQ(r.json().at("start_from"), "f(n-1)");
-  EXPECT_EQ(r.json().at("chunks_on_host"), 0) << r.err;
-  EXPECT_GT(r.json().at("chunks_done").get<int>(), 0) << r.err;
 }
 
 TEST_F(GpuCli, BulgarianAnalyzeMatchesTheCpu) {

@@ -63,6 +63,8 @@ TEST(TopswopsQuickStart, AJournalKeepsItsStartAndResumesFromIt) {
   // Run again on the finished journal: no quick search, the same start, every chunk resumed.
   const ts::Solution again = solve(12, ts::Final::any, 2, journal);
   EXPECT_EQ(again.start_deck, first.start_deck);
+  // Told --quick 0, a run on a journal begun from a quick search still starts from its game.
+  EXPECT_EQ(solve(12, ts::Final::any, 0, journal).start_deck, first.start_deck);
   EXPECT_EQ(again.run.chunks_resumed, static_cast<int>(again.run.chunks));
   EXPECT_EQ(again.result, first.result);
   const ts::Solution merged = ts::merge({journal});
@@ -139,27 +141,26 @@ TEST(TopswopsQuickStart, CopiesOfAJournalGoOnAsItsShards) {
   EXPECT_EQ(merged.result, whole.result);
 }
 
-// Who searches before the chunks: a CPU run from quick_from_n cards on; a GPU run only when told
-// (--quick), its first round on the device being as quick; never a shard starting its journal
-// or a run told its bound; and a journal already begun keeps its start, whoever resumes it.
-TEST(TopswopsQuickStart, AGpuRunSearchesOnlyWhenToldAndABegunJournalKeepsItsStart) {
+// Who starts from a quick search: a run from quick_from_n cards on, on CPU threads or a GPU;
+// never a shard starting its journal or a run told its bound; and a journal already begun keeps
+// its start whoever resumes it, --quick 0 or a shard included.
+TEST(TopswopsQuickStart, ABegunJournalKeepsItsStartWhoeverResumesIt) {
   ts::SolveOptions o;
   o.n = 18;
-  piles::RunTarget cpu, gpu;
-  gpu.backend = piles::Backend::gpu;
-  EXPECT_TRUE(ts::runs_quick_search(o, cpu, false));
-  EXPECT_FALSE(ts::runs_quick_search(o, gpu, false));
-  EXPECT_TRUE(ts::runs_quick_search(o, gpu, true));
-  o.quick_on_gpu = true;
-  EXPECT_TRUE(ts::runs_quick_search(o, gpu, false));
+  EXPECT_TRUE(ts::starts_from_quick_search(o, false));
   o.n = 16;
-  EXPECT_FALSE(ts::runs_quick_search(o, cpu, false));
+  EXPECT_FALSE(ts::starts_from_quick_search(o, false));
+  EXPECT_TRUE(ts::starts_from_quick_search(o, true));
   o.n = 18;
+  o.quick_seconds = 0;
+  EXPECT_FALSE(ts::starts_from_quick_search(o, false));
+  EXPECT_TRUE(ts::starts_from_quick_search(o, true));
+  o.quick_seconds = 60;
   o.run.shard = piles::job::Shard{.index = 1, .count = 2};
-  EXPECT_FALSE(ts::runs_quick_search(o, cpu, false));
-  EXPECT_TRUE(ts::runs_quick_search(o, cpu, true));
+  EXPECT_FALSE(ts::starts_from_quick_search(o, false));
+  EXPECT_TRUE(ts::starts_from_quick_search(o, true));
   o.run.shard.reset();
   o.bound = 191;
-  EXPECT_FALSE(ts::runs_quick_search(o, cpu, false));
-  EXPECT_FALSE(ts::runs_quick_search(o, cpu, true));
+  EXPECT_FALSE(ts::starts_from_quick_search(o, false));
+  EXPECT_FALSE(ts::starts_from_quick_search(o, true));
 }

@@ -97,10 +97,8 @@ void run_solve(const SolveArgs& args, const CommonOptions& common) {
   for (const topswops::GpuKernel kernel : topswops::gpu_kernels)
     if (args.gpu_kernel == topswops::gpu_kernel_name(kernel)) options.gpu_kernel = kernel;
   options.small_slices_on_host = args.small_slices != "gpu";
-  if (!args.quick.empty()) {
+  if (!args.quick.empty())
     options.quick_seconds = args.quick == "0" ? 0 : parse_seconds(args.quick, "--quick");
-    options.quick_on_gpu = true;
-  }
   JobSetup setup = setup_job(args.job, common, topswops::max_chunks,
                              args.engine == "backward" ? "--engine backward" : nullptr);
   // Games ending sorted are searched backward on CPU threads, where that is faster (measured:
@@ -131,9 +129,8 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
   solve->add_option(
       "--quick", args->quick,
       fmt::format("Most seconds of a quick search for a long game to start from, without "
-                  "--bound, from {} cards on, not in a shard, on a GPU only when given (default "
-                  "{}, less once a round of its beams past {} s finds nothing longer; 0: start "
-                  "from f(N-1))",
+                  "--bound, from {} cards on, not in a shard (default {}, less once a round of "
+                  "its beams past {} s finds nothing longer; 0: start from f(N-1))",
                   topswops::quick_from_n, topswops::default_quick_seconds,
                   topswops::quick_stall_seconds));
   solve

@@ -239,11 +239,10 @@ Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
 
 }  // namespace
 
-bool runs_quick_search(const SolveOptions& options, const RunTarget& run, bool journal_begun) {
-  if (journal_begun) return !options.bound && options.engine != CpuEngine::backward;
-  return !options.bound && options.engine != CpuEngine::backward && options.quick_seconds > 0 &&
-         options.n >= options.quick_from && !options.run.shard &&
-         (run.backend != Backend::gpu || options.quick_on_gpu);
+bool starts_from_quick_search(const SolveOptions& options, bool journal_begun) {
+  if (options.bound || options.engine == CpuEngine::backward) return false;
+  return journal_begun ||
+         (options.quick_seconds > 0 && options.n >= options.quick_from && !options.run.shard);
 }
 
 namespace {
@@ -273,7 +272,7 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
     }
   }
   Plan plain = make_plan(options.n, options.final, options.bound, options.tail, rounds);
-  if (!runs_quick_search(options, run, resumed)) return plain;
+  if (!starts_from_quick_search(options, resumed)) return plain;
   std::string start = root ? quick_start(options, run, plain, begun, cancel) : "";
   if (session) start = mpi::broadcast(*session, start);
   if (start.empty()) return plain;

@@ -46,17 +46,13 @@ struct SolveOptions {
   // that only find one; 0: none.
   double quick_seconds = default_quick_seconds;
   int quick_from = quick_from_n;  // lower in tests, to try it where it is quick
-  // A GPU run searches too only when told (--quick S): its first round, chunk 0 cut to fill the
-  // device, is seconds of its work and finds as long a game (177 at n = 18, where the beams take
-  // 20 s of the host's cores to find 178), so the device starts at once.
-  bool quick_on_gpu = false;
   job::Options run;
 };
 
-// Whether a run told no bound starts from a quick search's game (a journal already begun then
-// keeps its own start): not a backward search, a shard starting its journal, or a GPU run not
-// told --quick.
-bool runs_quick_search(const SolveOptions& options, const RunTarget& run, bool journal_begun);
+// Whether a run takes its start from a quick search: run now, or the one a journal already begun
+// recorded (which any run resuming it keeps, --quick 0 included). Never a run told --bound or a
+// backward search; not a shard starting its journal, or below quick_from cards.
+bool starts_from_quick_search(const SolveOptions& options, bool journal_begun);
 
 struct Solution {
   int n = 0;
