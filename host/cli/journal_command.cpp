@@ -21,17 +21,12 @@
 namespace piles::cli {
 namespace {
 
-std::string text_field(const nlohmann::json& object, const char* key) {
-  const auto it = object.is_object() ? object.find(key) : object.end();
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 // The survey of a journal, by the game whose job wrote it.
 job::Survey survey_of(const std::string& file, const nlohmann::json& problem) {
-  const std::string game = text_field(problem, "game");
+  const std::string game = journal_text(problem, "game");
   if (game == "topswops")
-    return text_field(problem, "search").starts_with("tail/") ? topswops::survey_tail(file)
-                                                              : topswops::survey_journal(file);
+    return journal_text(problem, "search").starts_with("tail/") ? topswops::survey_tail(file)
+                                                                : topswops::survey_journal(file);
   if (game == "bulgarian") return bulgarian::survey_range(file);
   if (game == "babylon") return babylon::survey_table(file);
   throw UsageError(fmt::format("{}: not the journal of a game piles runs as a job", file));
@@ -44,7 +39,7 @@ std::string distinct(const std::vector<nlohmann::json>& runs, const char* key) {
   std::vector<std::string> values;
   std::set<std::string> seen;
   for (const nlohmann::json& run : runs) {
-    const std::string value = text_field(run, key);
+    const std::string value = journal_text(run, key);
     if (!value.empty() && seen.insert(value).second) values.push_back(value);
   }
   if (values.size() <= shown) return fmt::format("{}", fmt::join(values, ", "));
@@ -57,8 +52,9 @@ void show(const std::string& file, const CommonOptions& common) {
   const job::Survey s = survey_of(file, contents.problem);
   const std::string words = problem_words(contents.problem);
   const std::string first =
-      contents.runs.empty() ? "" : text_field(contents.runs.front(), "started");
-  const std::string last = contents.runs.empty() ? "" : text_field(contents.runs.back(), "started");
+      contents.runs.empty() ? "" : journal_text(contents.runs.front(), "started");
+  const std::string last =
+      contents.runs.empty() ? "" : journal_text(contents.runs.back(), "started");
   if (common.json) {
     nlohmann::json j = {{"journal", file},
                         {"problem", words},

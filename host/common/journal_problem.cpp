@@ -38,11 +38,6 @@ std::string field(const nlohmann::json& problem, const char* key) {
   return value_text(member(problem, key));
 }
 
-std::string string_field(const nlohmann::json& problem, const char* key) {
-  const nlohmann::json value = member(problem, key);
-  return value.is_string() ? value.get<std::string>() : "";
-}
-
 // The words and the fields they say; the problem's other fields are the plan's (depth, chunks,
 // a start found by --bound or a quick search), which only a mismatch names.
 struct Words {
@@ -52,8 +47,8 @@ struct Words {
 
 Words words(const nlohmann::json& problem) {
   if (!problem.is_object()) return {value_text(problem), {}};
-  const std::string game = string_field(problem, "game");
-  const std::string search = string_field(problem, "search");
+  const std::string game = journal_text(problem, "game");
+  const std::string search = journal_text(problem, "search");
   if (game == "topswops" && search.rfind("tail/", 0) == 0 && problem.contains("start"))
     return {fmt::format("topswops tail {} --from {}", field(problem, "n"),
                         value_text(member(problem["start"], "from"))),
@@ -79,6 +74,11 @@ Words words(const nlohmann::json& problem) {
 
 }  // namespace
 
+std::string journal_text(const nlohmann::json& line, const char* key) {
+  const nlohmann::json value = member(line, key);
+  return value.is_string() ? value.get<std::string>() : "";
+}
+
 std::string problem_words(const nlohmann::json& problem) {
   return words(problem).text;
 }
@@ -87,7 +87,7 @@ std::string problem_mismatch(const nlohmann::json& found, const nlohmann::json& 
   const Words a = words(found), b = words(wanted);
   if (a.text != b.text) {
     // "not solve 13": the game is the same, so the second time it goes without saying.
-    const std::string game = string_field(found, "game");
+    const std::string game = journal_text(found, "game");
     const bool same_game =
         !game.empty() && b.text.rfind(game + " ", 0) == 0 && a.text.rfind(game + " ", 0) == 0;
     return fmt::format("the journal is for {}, not {}", a.text,

@@ -5,6 +5,10 @@
 
 namespace piles {
 
+// A text field of a journal line's JSON (a problem or a run line: outside input, so any field
+// may be missing or of another type): its string, else "".
+std::string journal_text(const nlohmann::json& line, const char* key);
+
 // "topswops solve 14 --final any": the problem a journal names, in the words of the command
 // that writes such a journal. A problem of no known shape is written as its fields.
 std::string problem_words(const nlohmann::json& problem);

@@ -250,6 +250,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   // Live units need the whole job: what a shard's chunks hold of each round is not known before
   // they run, so a shard counts weights.
   const bool live = job.live_units && !options.shard;
+  // Units an engine reports as it goes count at once where they are the weights' units: a live
+  // job's outside a shard, or any job's whose weights estimate what `measure` counts.
+  const bool shows_units = live || (!job.live_units && job.measure);
   const int rounds = static_cast<int>(job.rounds.size());
   std::vector<std::vector<Chunk>> todo(rounds);
   std::uint64_t total = 0, whole = 0;
@@ -368,7 +371,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     const auto call = [&](const auto& body) {
       std::atomic<std::uint64_t> shown = 0;
       const UnitsDone working = [&](std::uint64_t units) {
-        if (!job.measure || (job.live_units && !live)) return;
+        if (!shows_units) return;
         shown += units;
         progress.add(units);
       };

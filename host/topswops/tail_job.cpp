@@ -279,25 +279,37 @@ TailResult run_tail(const TailOptions& options, const RunTarget& target) {
   return r;
 }
 
-TailResult read_tail(const std::vector<std::string>& journals) {
-  if (journals.empty()) throw UsageError("--tail: no journal files given");
+namespace {
+
+// What a tail's journal names: its n, its start and the plan its job runs on.
+struct TailJournal {
   int n = 0;
   TailStart start;
-  read_tail_identity(journals.front(), n, start);
-  check_tail_n(n);
-  const Plan plan = tail_plan(n, start.from);
-  TailResult r = make_result(plan, n, start, job::merge(make_tail_job(plan, n, start), journals));
+  Plan plan;
+};
+
+TailJournal tail_journal(const std::string& journal) {
+  TailJournal t;
+  read_tail_identity(journal, t.n, t.start);
+  check_tail_n(t.n);
+  t.plan = tail_plan(t.n, t.start.from);
+  return t;
+}
+
+}  // namespace
+
+TailResult read_tail(const std::vector<std::string>& journals) {
+  if (journals.empty()) throw UsageError("--tail: no journal files given");
+  const TailJournal t = tail_journal(journals.front());
+  TailResult r =
+      make_result(t.plan, t.n, t.start, job::merge(make_tail_job(t.plan, t.n, t.start), journals));
   r.target.device = "merge";
   return r;
 }
 
 job::Survey survey_tail(const std::string& journal) {
-  int n = 0;
-  TailStart start;
-  read_tail_identity(journal, n, start);
-  check_tail_n(n);
-  const Plan plan = tail_plan(n, start.from);
-  return job::survey(make_tail_job(plan, n, start), journal);
+  const TailJournal t = tail_journal(journal);
+  return job::survey(make_tail_job(t.plan, t.n, t.start), journal);
 }
 
 }  // namespace piles::topswops
