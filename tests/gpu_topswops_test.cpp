@@ -98,7 +98,8 @@ TEST_P(GpuTopswops, ThreeWordDecksMatchTheCpuEngine) {
 
 TEST_P(GpuTopswops, SlicesCutForTheDeviceMatchTheCpuEngine) {
   // From f(13) the first rounds of 14 cards find longer games: the prefixes below which the
-  // cut slice finds one are searched again whole (deepen.hpp); from f(14) none is.
+  // cut slice finds one are finished by more passes of the device (rising.hpp), their targets
+  // raised where the whole search raises them; from f(14) none is.
   const ts::Plan plan = ts::make_plan(14, ts::Final::any, std::nullopt);
   for (const int target : {plan.start_target, ts::published::longest[14]})
     for (const std::vector<int>& chunks : {std::vector<int>{0}, std::vector<int>{1, 2}}) {

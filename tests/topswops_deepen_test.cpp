@@ -2,10 +2,11 @@
 // 150,000 lanes (an H100 holds about that many) the smallest slices of n = 15..18 hold at least
 // eight prefixes a lane, and a cut slice searched on a stand-in device (the CPU search of the
 // same work) gives every chunk exactly the CPU engine's result, nodes per level included, also
-// where a game longer than the target sends prefixes back to be searched whole; told to stop,
+// where a game longer than the target sends prefixes back to the device in passes; told to stop,
 // the slice hands over exactly its chunks all of whose groups the device finished.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,15 +30,23 @@ std::vector<ts::Partial> on_cpu(const ts::Plan& plan, const std::vector<int>& ch
 }
 
 // The chunks searched cut for a device of `lanes` lanes, on the stand-in device; `again` counts
-// the prefixes searched again whole.
+// the prefixes whose groups beat the target, `calls` the works the stand-in was handed.
 std::vector<ts::Partial> cut(const ts::Plan& plan, const std::vector<int>& chunks, int target,
-                             std::uint64_t lanes, std::size_t& again, int& extra) {
+                             std::uint64_t lanes, std::size_t& again, int& extra,
+                             std::size_t& calls) {
   // Down to three levels above the leaves: the plan's own prefixes at these n already sit as
   // deep as a device's slice is cut by default.
   const ts::DeepWork deep = ts::deepen(plan, chunks, target, ts::prefixes_for_lanes(lanes), 2,
                                        piles::gpu::default_found_capacity, plan.n - 3);
   extra = deep.extra;
-  return ts::finish_groups(plan, deep, target, ts::search_work_cpu(deep.work), 2, &again);
+  calls = 0;
+  const ts::DeviceSearch stand_in = [&](const piles::gpu::TopswopsWork& work,
+                                        const ts::KeepGroups&) {
+    ++calls;
+    EXPECT_EQ(work.bound, deep.work.bound);  // the slice's table, whatever the pass's target
+    return ts::search_work_cpu(work);
+  };
+  return ts::finish_groups(plan, deep, target, stand_in(deep.work, {}), 2, stand_in, &again);
 }
 
 // The slices a device is handed: each warm-up round whole (the job driver runs a round in
@@ -85,8 +94,10 @@ TEST(Deepen, ASliceAlreadyLargeEnoughIsNotCut) {
   EXPECT_EQ(deep.work.chunk_ends.size(), 3u);
 }
 
+// Also from a target far below the answer, where the target rises in prefix after prefix and
+// again and again inside each: the device's passes then follow every rise.
 TEST(Deepen, CutSlicesGiveEveryChunkTheCpuEnginesResult) {
-  std::size_t searched_again = 0;
+  std::size_t searched_again = 0, most_calls = 0;
   for (const ts::Final final : {ts::Final::any, ts::Final::sorted}) {
     for (int n = 9; n <= 12; ++n) {
       const ts::Plan plan = ts::make_plan(n, final, std::nullopt);
@@ -96,22 +107,27 @@ TEST(Deepen, CutSlicesGiveEveryChunkTheCpuEnginesResult) {
       for (int c = 0; c < plan.chunk_count; ++c) chunks[c] = c;
       // From the start target games longer than it raise the target inside prefixes; from the
       // answer none does.
-      for (const int target : {plan.start_target, longest}) {
-        std::size_t again = 0;
+      std::vector<int> targets{plan.start_target, longest};
+      if (n <= 11) targets.push_back(longest / 2);
+      for (const int target : targets) {
+        std::size_t again = 0, calls = 0;
         int extra = 0;
-        const auto deep = cut(plan, chunks, target, 1'000'000, again, extra);
+        const auto deep = cut(plan, chunks, target, 1'000'000, again, extra, calls);
         const auto cpu = on_cpu(plan, chunks, target);
         const std::string where = "n = " + std::to_string(n) + ", target " +
                                   std::to_string(target) + ", " + ts::final_name(final);
         EXPECT_GT(extra, 0) << where;
         ASSERT_EQ(deep.size(), cpu.size()) << where;
         for (std::size_t i = 0; i < cpu.size(); ++i) EXPECT_EQ(deep[i], cpu[i]) << where;
-        if (target == longest) EXPECT_EQ(again, 0u) << where;
+        if (target == longest) EXPECT_EQ(again + calls, 1u) << where;  // one pass, none again
+        if (again > 0) EXPECT_GT(calls, 1u) << where;
         searched_again += again;
+        most_calls = std::max(most_calls, calls);
       }
     }
   }
-  EXPECT_GT(searched_again, 0u);  // the path that searches prefixes again whole was taken
+  EXPECT_GT(searched_again, 0u);  // the passes for groups that beat the target were taken
+  EXPECT_GT(most_calls, 3u);      // and more than once after a rise
 }
 
 // A device told to stop hands over the groups it finished, the others searched only in part

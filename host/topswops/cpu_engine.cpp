@@ -58,13 +58,13 @@ Partial search_prefixes_cpu(const Plan& plan, std::size_t first, std::size_t las
                                 : search_prefixes<3>(plan, first, last, target);
 }
 
-std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work) {
+std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work, int threads) {
   std::vector<Partial> groups(work.chunk_ends.size());
-  std::size_t first = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(threads, 1))
   for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::size_t first = g == 0 ? 0 : work.chunk_ends[g - 1];
     groups[g] = words_for(work.n) == 2 ? search_group<2>(work, first, work.chunk_ends[g])
                                        : search_group<3>(work, first, work.chunk_ends[g]);
-    first = work.chunk_ends[g];
   }
   return groups;
 }

@@ -46,9 +46,9 @@ void search_prefix_range(const Plan& plan, const Problem& problem, std::size_t f
 // The plan's prefixes first..last-1 searched from `target` on this thread.
 Partial search_prefixes_cpu(const Plan& plan, std::size_t first, std::size_t last, int target);
 
-// A device's work searched on this thread, one partial per chunk of the work: the stand-in for
-// a device in tests.
-std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work);
+// A device's work searched on `threads` threads, one partial per chunk of the work: the
+// stand-in for a device in tests, and for one told to stop.
+std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work, int threads = 1);
 
 // Called with a piece's prefixes and nodes as each piece finishes, one call at a time: progress
 // inside a chunk, which at 18 cards can hold minutes of a CPU's work.

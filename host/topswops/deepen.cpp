@@ -1,12 +1,12 @@
 #include "host/topswops/deepen.hpp"
 
 #include <algorithm>
-#include <exception>
 
 #include "core/topswops.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/game_sink.hpp"
 #include "host/topswops/gpu_engine.hpp"
+#include "host/topswops/rising.hpp"
 
 namespace piles::topswops {
 namespace {
@@ -93,7 +93,8 @@ DeepWork deepen(const Plan& plan, const std::vector<int>& chunks, int target, st
 }
 
 std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int target,
-                                   std::vector<Partial> groups, int threads, std::size_t* again,
+                                   std::vector<Partial> groups, int threads,
+                                   const DeviceSearch& search, std::size_t* again,
                                    const std::vector<bool>* slots) {
   const auto wanted = [&](std::size_t g) { return !slots || (*slots)[deep.slot[g]]; };
   std::vector<Partial> chunks(deep.slots);
@@ -104,18 +105,7 @@ std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int t
     groups[g].merge(deep.tops[g]);
     if (groups[g].best > target) rising.push_back(g);
   }
-  std::exception_ptr failure;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(threads, 1))
-  for (std::size_t i = 0; i < rising.size(); ++i) {
-    const std::size_t g = rising[i];
-    try {
-      groups[g] = search_prefixes_cpu(plan, deep.prefix[g], deep.prefix[g] + 1, target);
-    } catch (...) {
-#pragma omp critical
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  if (!rising.empty()) finish_rising(plan, deep, target, rising, groups, threads, search);
   if (again) *again = rising.size();
   for (std::size_t g = 0; g < groups.size(); ++g)
     if (wanted(g)) chunks[deep.slot[g]].merge(groups[g]);
@@ -132,15 +122,19 @@ std::vector<bool> complete_slots(const DeepWork& deep, const std::vector<bool>& 
 std::vector<Partial> search_on_device(const Plan& plan, const DeepWork& deep, int target,
                                       int threads, const DeviceSearch& search,
                                       const KeepChunk& keep) {
+  // A device told to stop takes no more passes: what it finished is finished on the host.
+  const DeviceSearch on_host = [&](const gpu::TopswopsWork& work, const KeepGroups&) {
+    return search_work_cpu(work, threads);
+  };
   const KeepGroups keep_groups = [&](std::vector<Partial> groups,
                                      const std::vector<bool>& finished) {
     const std::vector<bool> slots = complete_slots(deep, finished);
     const std::vector<Partial> chunks =
-        finish_groups(plan, deep, target, std::move(groups), threads, nullptr, &slots);
+        finish_groups(plan, deep, target, std::move(groups), threads, on_host, nullptr, &slots);
     for (std::size_t s = 0; s < deep.slots; ++s)
       if (slots[s]) keep(s, chunks[s]);
   };
-  return finish_groups(plan, deep, target, search(deep.work, keep_groups), threads);
+  return finish_groups(plan, deep, target, search(deep.work, keep_groups), threads, search);
 }
 
 }  // namespace piles::topswops

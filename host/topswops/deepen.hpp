@@ -21,8 +21,9 @@ namespace piles::topswops {
 // the target turns up below it: until the first such game the search of the whole prefix runs
 // at that target too, and visits the same nodes in the same order. A longer game raises the
 // target for the rest of the prefix's search, which its descendants on separate lanes cannot
-// see, so a group whose best beats the target is searched again whole (finish_groups). That
-// happens only in the rounds that raise the target, and for few prefixes.
+// see, so a group whose best beats the target is finished by more passes of the device, its
+// target raised where the whole search would raise it (rising.hpp). That happens only in the
+// rounds that raise the target, and for few prefixes.
 struct DeepWork {
   gpu::TopswopsWork work;     // work.chunk_ends: one group per prefix, or per chunk if not cut
   int extra = 0;              // levels below the plan's depth (0: not cut)
@@ -39,18 +40,6 @@ DeepWork deepen(const Plan& plan, const std::vector<int>& chunks, int target, st
                 int threads = 1, std::uint64_t found_capacity = gpu::default_found_capacity,
                 std::optional<int> deepest = std::nullopt);
 
-// The chunks' partials (one per entry of the slice) from the groups' results on the device:
-// each group's top added, and a group that found a game longer than the target searched again
-// whole on `threads` CPU threads. Returns how many prefixes were searched again in `again`.
-// With `slots`, only the chunks it marks are finished; the others come back empty.
-std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int target,
-                                   std::vector<Partial> groups, int threads,
-                                   std::size_t* again = nullptr,
-                                   const std::vector<bool>* slots = nullptr);
-
-// Per chunk of the slice: whether every one of its groups is finished (`finished`, per group).
-std::vector<bool> complete_slots(const DeepWork& deep, const std::vector<bool>& finished);
-
 // Given by a device's search told to stop, before it throws: per group, its partial so far and
 // whether it is whole.
 using KeepGroups =
@@ -61,12 +50,25 @@ using KeepGroups =
 using DeviceSearch =
     std::function<std::vector<Partial>(const gpu::TopswopsWork&, const KeepGroups& keep)>;
 
+// The chunks' partials (one per entry of the slice) from the groups' results on the device:
+// each group's top added, and a group that found a game longer than the target finished by
+// passes of `search` (rising.hpp). Returns how many groups needed that in `again`. With `slots`,
+// only the chunks it marks are finished; the others come back empty.
+std::vector<Partial> finish_groups(const Plan& plan, const DeepWork& deep, int target,
+                                   std::vector<Partial> groups, int threads,
+                                   const DeviceSearch& search, std::size_t* again = nullptr,
+                                   const std::vector<bool>* slots = nullptr);
+
+// Per chunk of the slice: whether every one of its groups is finished (`finished`, per group).
+std::vector<bool> complete_slots(const DeepWork& deep, const std::vector<bool>& finished);
+
 // A chunk of the slice handed over as finished: its index in the slice, its partial.
 using KeepChunk = std::function<void(std::size_t slot, const Partial&)>;
 
 // A cut slice searched on a device and finished: the chunks' partials. Where the search is told
-// to stop, the chunks all of whose groups it finished go to `keep`, finished, before its
-// exception goes on: a slice cut short keeps what it finished.
+// to stop, the chunks all of whose groups it finished go to `keep`, finished (their groups that
+// beat the target by the host's threads, standing in for the device), before its exception goes
+// on: a slice cut short keeps what it finished.
 std::vector<Partial> search_on_device(const Plan& plan, const DeepWork& deep, int target,
                                       int threads, const DeviceSearch& search,
                                       const KeepChunk& keep);

@@ -41,10 +41,10 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
 
 // The GPU engine: the same chunks as run_chunks_cpu, with the same results (the caller slices
 // long runs). A slice with fewer prefixes than eight a lane is cut finer for the device
-// (deepen.hpp); its few prefixes that find a game longer than `target` are searched again on
-// `threads` CPU threads. With `small_on_host`, a slice that even cut holds too few prefixes for
-// the device (slice_on_host) is left to the caller: false, nothing run. pass_budget is the
-// lockstep kernel's, 0 for no limit; found_capacity is small only in tests, to make chunks
+// (deepen.hpp); its few prefixes that find a game longer than `target` are finished by more
+// passes of the device (rising.hpp). With `small_on_host`, a slice that even cut holds too few
+// prefixes for the device (slice_on_host) is left to the caller: false, nothing run. pass_budget is
+// the lockstep kernel's, 0 for no limit; found_capacity is small only in tests, to make chunks
 // overflow. `cancel` is asked once the slice is cut for the device, before its launch (the
 // host's cutting can take a while), and by the lockstep kernels' host between their launches;
 // a launch started is not taken back. Once it says so the call hands over the chunks it

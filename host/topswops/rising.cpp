@@ -1,0 +1,147 @@
+#include "host/topswops/rising.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+
+#include "core/topswops.hpp"
+#include "host/topswops/game_sink.hpp"
+
+namespace piles::topswops {
+namespace {
+
+// A descendant's search as a pass gave it, and the target it started from.
+struct Searched {
+  int target;
+  Partial result;
+};
+
+// One prefix's walk, kept across passes.
+struct Walk {
+  std::vector<Searched> below;  // the descendants' searches it met, in order
+  std::size_t asked_from = 0;   // in the pass on hand: where its asks go in `below`
+  std::vector<std::uint8_t> ask_paths;
+  std::vector<int> ask_targets;
+  bool done = false;
+};
+
+// The levels from a prefix down to its descendants, walked as search_below walks them (a game
+// ending on the way, sorted variant, raises the target), each descendant's search taken from
+// `below` where it was searched at the target the walk has there.
+template <int W>
+struct TopWalk {
+  const Problem& p;
+  int depth;  // the descendants' level
+  int target;
+  Walk& walk;
+  Partial& out;
+  GameSink<W> sink{p.n, out};
+  std::size_t met = 0;
+  bool asking = false;
+  std::uint8_t choices[max_n] = {};
+
+  void down(Frame<W> f, int level, const Deck<W>& start) {
+    if (level == depth) return at_descendant();
+    const Deck<W> sorted = sorted_deck<W>(p.n);
+    open_choices(f);
+    for (;;) {
+      prune_choices(f, p, target);
+      if (f.todo == 0) return;
+      const int k = bits::trailing_zeros32(f.todo);
+      f.todo &= f.todo - 1;
+      Frame<W> c;
+      if (!play_choice(f, k, p, target, sorted, c)) continue;
+      Deck<W> child_start = start;
+      record_choice(child_start, f, k);
+      if (ends_game(p, c, level + 1, sorted, target, out.nodes.data())) {
+        Deck<W> full_start = child_start;
+        const Deck<W> final_deck = settle_blanks(c.deck, full_start, p.n);
+        sink.leaf(c.steps, full_start, final_deck);
+        target = c.steps;
+      }
+      choices[level] = static_cast<std::uint8_t>(k);
+      down(c, level + 1, child_start);
+    }
+  }
+
+  void at_descendant() {
+    if (!asking && met < walk.below.size() && walk.below[met].target == target) {
+      const Partial& r = walk.below[met++].result;
+      out.merge(r);
+      target = std::max(target, r.best);
+      return;
+    }
+    if (!asking) walk.asked_from = met;
+    asking = true;
+    walk.ask_paths.insert(walk.ask_paths.end(), choices, choices + depth);
+    walk.ask_targets.push_back(target);
+  }
+};
+
+// Walks prefix `prefix` from `target` once: its exact result in `out` if every descendant it
+// met was searched at its target, else the walk's asks.
+template <int W>
+void walk_once(const Plan& plan, const Problem& problem, int depth, std::size_t prefix, int target,
+               Walk& walk, Partial& out) {
+  out = Partial{};
+  out.nodes.assign(plan.n, 0);
+  walk.ask_paths.clear();
+  walk.ask_targets.clear();
+  TopWalk<W> top{problem, depth, target, walk, out};
+  std::copy_n(plan.choices.begin() + prefix * plan.depth, plan.depth, top.choices);
+  Deck<W> start;
+  const Frame<W> f = replay<W>(problem, top.choices, plan.depth, start);
+  top.down(f, plan.depth, start);
+  walk.done = !top.asking;
+}
+
+}  // namespace
+
+std::size_t finish_rising(const Plan& plan, const DeepWork& deep, int target,
+                          const std::vector<std::size_t>& rising, std::vector<Partial>& groups,
+                          int threads, const DeviceSearch& search) {
+  const Problem problem{plan.n, plan.final == Final::sorted, deep.work.bound.data()};
+  const int depth = deep.work.depth;
+  std::vector<Walk> walks(rising.size());
+  const KeepGroups keep_none = [](std::vector<Partial>, const std::vector<bool>&) {};
+  for (std::size_t passes = 0;; ++passes) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(threads, 1))
+    for (std::size_t i = 0; i < walks.size(); ++i) {
+      if (walks[i].done) continue;
+      const std::size_t prefix = deep.prefix[rising[i]];
+      Partial& out = groups[rising[i]];
+      if (words_for(plan.n) == 2)
+        walk_once<2>(plan, problem, depth, prefix, target, walks[i], out);
+      else
+        walk_once<3>(plan, problem, depth, prefix, target, walks[i], out);
+    }
+    // One device work per target asked for, its descendants one group each.
+    std::map<int, gpu::TopswopsWork> works;
+    for (const Walk& w : walks)
+      for (std::size_t a = 0; a < w.ask_targets.size(); ++a) {
+        gpu::TopswopsWork& work = works[w.ask_targets[a]];
+        work.choices.insert(work.choices.end(), w.ask_paths.begin() + a * depth,
+                            w.ask_paths.begin() + (a + 1) * depth);
+        work.chunk_ends.push_back(work.chunk_ends.size() + 1);
+      }
+    if (works.empty()) return passes;
+    std::map<int, std::vector<Partial>> answers;
+    for (auto& [t, work] : works) {
+      work.n = plan.n;
+      work.sorted = deep.work.sorted;
+      work.bound = deep.work.bound;
+      work.depth = depth;
+      work.target = t;
+      work.found_capacity = deep.work.found_capacity;
+      answers[t] = search(work, keep_none);
+    }
+    std::map<int, std::size_t> taken;
+    for (Walk& w : walks) {
+      if (w.ask_targets.empty()) continue;
+      w.below.resize(w.asked_from);
+      for (const int t : w.ask_targets) w.below.push_back({t, std::move(answers[t][taken[t]++])});
+    }
+  }
+}
+
+}  // namespace piles::topswops
