@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/support/run_piles.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -17,7 +19,7 @@ using piles::testing::TempDir;
 namespace {
 
 // Keeps a journal's problem and run lines and its first `chunks` chunk lines; returns the
-// longest game those chunks found (their payloads' "best").
+// longest game those chunks found (their payloads' "best", where they have one).
 int keep_first_chunks(const std::string& journal, int chunks) {
   std::ifstream in(journal);
   std::string kept, line;
@@ -27,13 +29,24 @@ int keep_first_chunks(const std::string& journal, int chunks) {
     if (i >= 2) {
       const std::size_t json = line.find(' ') + 1;
       best = std::max(
-          best,
-          nlohmann::json::parse(line.substr(json, line.rfind(' ') - json)).at("best").get<int>());
+          best, nlohmann::json::parse(line.substr(json, line.rfind(' ') - json)).value("best", 0));
     }
   }
   in.close();
   std::ofstream(journal, std::ios::trunc) << kept;
   return best;
+}
+
+// The JSON answers of a run, one a line, less what differs between a run and its resume.
+std::vector<nlohmann::json> answers(const std::string& out) {
+  std::vector<nlohmann::json> all;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    for (const char* key : {"seconds", "nodes_per_second", "chunks_resumed"}) j.erase(key);
+    all.push_back(j);
+  }
+  return all;
 }
 
 }  // namespace
@@ -67,6 +80,36 @@ TEST(JournalShow, SaysHowFarATopswopsJournalHasCome) {
   EXPECT_EQ(json.json().at("chunks"), 2511);
   EXPECT_EQ(json.json().at("complete"), false);
   EXPECT_EQ(json.json().at("best"), best);
+  EXPECT_EQ(json.json().at("go_on"), "piles topswops solve 12 --final any --checkpoint " + journal);
+}
+
+// The command `show` gives for a journal not complete takes it up again: run as shown, it
+// finishes the journal with the answer of a run made whole, here for a run told its bound
+// (which the journal's problem needs again) and for one of another game.
+TEST(JournalShow, ItsCommandToGoOnFinishesTheJournal) {
+  const TempDir dir;
+  const std::string f12 = dir.file("f12.jnl"), b = dir.file("b.jnl");
+  const auto whole = run_piles("--json topswops solve 12 --bound 65 --checkpoint " + f12);
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  const auto analyses = run_piles("--json bulgarian analyze 20..21 --chunks 4 --checkpoint " + b);
+  ASSERT_EQ(analyses.status, 0) << analyses.err;
+  keep_first_chunks(f12, 5);
+  keep_first_chunks(b, 3);
+  const std::string go_on_f12 =
+      "piles topswops solve 12 --final any --bound 65 --checkpoint " + f12;
+  const std::string go_on_b = "piles bulgarian analyze 20..21 --chunks 4 --checkpoint " + b;
+  const auto shown = run_piles("journal show " + f12 + " " + b);
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  EXPECT_NE(shown.out.find("  go on      " + go_on_f12 + "\n"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("  go on      " + go_on_b + "\n"), std::string::npos) << shown.out;
+  for (const auto& [go_on, answer] : {std::pair{go_on_f12, whole}, std::pair{go_on_b, analyses}}) {
+    const auto again = run_piles("--json " + go_on.substr(std::string("piles ").size()));
+    ASSERT_EQ(again.status, 0) << go_on << "\n" << again.err;
+    EXPECT_EQ(answers(again.out), answers(answer.out)) << go_on;
+  }
+  const auto complete = run_piles("--json journal show " + f12);
+  ASSERT_EQ(complete.status, 0) << complete.err;
+  EXPECT_FALSE(complete.json().contains("go_on"));
 }
 
 TEST(JournalShow, SaysHowFarJournalsOfTheOtherGamesHaveCome) {

@@ -51,6 +51,11 @@ void show(const std::string& file, const CommonOptions& common) {
   const JournalContents contents = read_journal(file);
   const job::Survey s = survey_of(file, contents.problem);
   const std::string words = problem_words(contents.problem);
+  const bool complete = s.chunks_done == s.chunks;
+  // The command that takes the journal up again, where it is not complete.
+  const std::string go_on = complete ? ""
+                                     : fmt::format("piles {}{} --checkpoint {}", words,
+                                                   problem_options(contents.problem), file);
   const std::string first =
       contents.runs.empty() ? "" : journal_text(contents.runs.front(), "started");
   const std::string last =
@@ -60,7 +65,7 @@ void show(const std::string& file, const CommonOptions& common) {
                         {"problem", words},
                         {"chunks", s.chunks},
                         {"chunks_done", s.chunks_done},
-                        {"complete", s.chunks_done == s.chunks},
+                        {"complete", complete},
                         {"rounds", s.rounds},
                         {"rounds_complete", s.rounds_complete},
                         {"seconds", significant(s.seconds)},
@@ -68,6 +73,7 @@ void show(const std::string& file, const CommonOptions& common) {
                         {"first_started", first},
                         {"last_started", last}};
     if (s.best) j["best"] = *s.best;
+    if (!complete) j["go_on"] = go_on;
     if (s.open_round) {
       j["open_round"] = *s.open_round;
       j["open_round_chunks"] = s.open_round_chunks;
@@ -80,7 +86,7 @@ void show(const std::string& file, const CommonOptions& common) {
   out += fmt::format("  chunks     {} of {} ({:.1f}%){}\n", group_digits(s.chunks_done),
                      group_digits(s.chunks),
                      s.chunks ? 100.0 * static_cast<double>(s.chunks_done) / s.chunks : 100.0,
-                     s.chunks_done == s.chunks ? ", complete: merge gives the answer" : "");
+                     complete ? ", complete: merge gives the answer" : "");
   out += fmt::format("  rounds     {} of {} complete", s.rounds_complete, s.rounds);
   if (s.open_round)
     out += fmt::format(", round {} has {} of {}", *s.open_round, group_digits(s.open_round_done),
@@ -88,15 +94,16 @@ void show(const std::string& file, const CommonOptions& common) {
   out += "\n";
   if (s.best)
     out += fmt::format("  best       {}{}\n", *s.best > 0 ? std::to_string(*s.best) : "none",
-                       s.chunks_done == s.chunks ? ""
-                       : *s.best > 0             ? " so far"
-                                                 : " yet");
+                       complete      ? ""
+                       : *s.best > 0 ? " so far"
+                                     : " yet");
   out += fmt::format("  computing  {} s, the chunks' seconds added up\n",
                      group_digits(static_cast<std::uint64_t>(std::llround(s.seconds))));
   if (!contents.runs.empty())
     out += fmt::format("  runs       {}, started {}{}; {} on {}\n", contents.runs.size(), first,
                        first == last ? "" : " to " + last, distinct(contents.runs, "backend"),
                        distinct(contents.runs, "host"));
+  if (!complete) out += fmt::format("  go on      {}\n", go_on);
   fmt::print("{}", out);
 }
 
@@ -140,7 +147,9 @@ void add_journal_command(CLI::App& app, const CommonOptions& common) {
   repair->callback([file, &common] { run_repair(*file, common); });
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* show = journal->add_subcommand(
-      "show", "How far journals have come: chunks and rounds done, the best so far, their runs");
+      "show",
+      "How far journals have come: chunks and rounds done, the best so far, their runs, and the "
+      "command that goes on with one not complete");
   show->add_option("FILE", *files, "Journals (of --checkpoint)")->required()->check(file_name);
   show->footer("Example:\n  piles journal show results/topswops/runs/solve_18.journal");
   show->callback([files, &common] { run_show(*files, common); });
