@@ -10,8 +10,9 @@
 namespace piles::topswops {
 namespace {
 
-// A descendant's search as a pass gave it, and the target it started from.
+// A descendant's search as a pass gave it: its path, the target it started from, its result.
 struct Searched {
+  std::vector<std::uint8_t> path;
   int target;
   Partial result;
 };
@@ -64,8 +65,11 @@ struct TopWalk {
     }
   }
 
+  // A search is taken where it is of this descendant from this target: after a rise the walk
+  // may prune a descendant it met before, and meet the next at a target asked for by chance.
   void at_descendant() {
-    if (!asking && met < walk.below.size() && walk.below[met].target == target) {
+    if (!asking && met < walk.below.size() && walk.below[met].target == target &&
+        std::equal(choices, choices + depth, walk.below[met].path.begin())) {
       const Partial& r = walk.below[met++].result;
       out.merge(r);
       target = std::max(target, r.best);
@@ -139,7 +143,12 @@ std::size_t finish_rising(const Plan& plan, const DeepWork& deep, int target,
     for (Walk& w : walks) {
       if (w.ask_targets.empty()) continue;
       w.below.resize(w.asked_from);
-      for (const int t : w.ask_targets) w.below.push_back({t, std::move(answers[t][taken[t]++])});
+      for (std::size_t a = 0; a < w.ask_targets.size(); ++a) {
+        const int t = w.ask_targets[a];
+        w.below.push_back({{w.ask_paths.begin() + a * depth, w.ask_paths.begin() + (a + 1) * depth},
+                           t,
+                           std::move(answers[t][taken[t]++])});
+      }
     }
   }
 }
