@@ -780,12 +780,14 @@ PILES_HD void search_below(const Problem& p, Frame<W> f, int level, const Deck<W
   }
 }
 
-// The top of the tree, down to `depth`, at a fixed target: counts its nodes, reports its games
-// (sorted variant) to the sink, and hands every node at `depth` to emit(choices) in search
-// order, `choices` holding the values chosen at levels 1..depth. Host side only (recursive).
-template <int W, class Sink, class Emit>
-void expand_top(const Problem& p, const Frame<W>& f, int level, int depth, const Deck<W>& start,
-                int target, std::uint64_t* nodes, Sink& sink, std::uint8_t* choices, Emit&& emit) {
+// The top of the tree, down to `depth`: counts its nodes, reports its games (sorted variant) to
+// the sink, and hands every node at `depth` to emit(choices) in search order, `choices` holding
+// the values chosen at levels 1..depth. Where Rises, `target` moves as search_below's: a game
+// found raises it, emit may too, and each choice left is pruned at the target of its moment.
+// Host side only (recursive).
+template <bool Rises, int W, class Sink, class Emit>
+void walk_top(const Problem& p, const Frame<W>& f, int level, int depth, const Deck<W>& start,
+              int& target, std::uint64_t* nodes, Sink& sink, std::uint8_t* choices, Emit&& emit) {
   if (level == depth) {
     emit(static_cast<const std::uint8_t*>(choices));
     return;
@@ -793,8 +795,9 @@ void expand_top(const Problem& p, const Frame<W>& f, int level, int depth, const
   const Deck<W> sorted = sorted_deck<W>(p.n);
   Frame<W> g = f;
   open_choices(g);
-  prune_choices(g, p, target);
-  while (g.todo) {
+  for (;;) {
+    prune_choices(g, p, target);
+    if (g.todo == 0) return;
     const int k = bits::trailing_zeros32(g.todo);
     g.todo &= g.todo - 1;
     Frame<W> c;
@@ -805,10 +808,18 @@ void expand_top(const Problem& p, const Frame<W>& f, int level, int depth, const
       Deck<W> full_start = child_start;
       const Deck<W> final_deck = settle_blanks(c.deck, full_start, p.n);
       sink.leaf(c.steps, full_start, final_deck);
+      if constexpr (Rises) target = c.steps;
     }
     choices[level] = static_cast<std::uint8_t>(k);
-    expand_top(p, c, level + 1, depth, child_start, target, nodes, sink, choices, emit);
+    walk_top<Rises>(p, c, level + 1, depth, child_start, target, nodes, sink, choices, emit);
   }
+}
+
+// The same at a fixed target.
+template <int W, class Sink, class Emit>
+void expand_top(const Problem& p, const Frame<W>& f, int level, int depth, const Deck<W>& start,
+                int target, std::uint64_t* nodes, Sink& sink, std::uint8_t* choices, Emit&& emit) {
+  walk_top<false>(p, f, level, depth, start, target, nodes, sink, choices, emit);
 }
 
 }  // namespace piles::topswops

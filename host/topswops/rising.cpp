@@ -26,64 +26,11 @@ struct Walk {
   bool done = false;
 };
 
-// The levels from a prefix down to its descendants, walked as search_below walks them (a game
-// ending on the way, sorted variant, raises the target), each descendant's search taken from
-// `below` where it was searched at the target the walk has there.
-template <int W>
-struct TopWalk {
-  const Problem& p;
-  int depth;  // the descendants' level
-  int target;
-  Walk& walk;
-  Partial& out;
-  GameSink<W> sink{p.n, out};
-  std::size_t met = 0;
-  bool asking = false;
-  std::uint8_t choices[max_n] = {};
-
-  void down(Frame<W> f, int level, const Deck<W>& start) {
-    if (level == depth) return at_descendant();
-    const Deck<W> sorted = sorted_deck<W>(p.n);
-    open_choices(f);
-    for (;;) {
-      prune_choices(f, p, target);
-      if (f.todo == 0) return;
-      const int k = bits::trailing_zeros32(f.todo);
-      f.todo &= f.todo - 1;
-      Frame<W> c;
-      if (!play_choice(f, k, p, target, sorted, c)) continue;
-      Deck<W> child_start = start;
-      record_choice(child_start, f, k);
-      if (ends_game(p, c, level + 1, sorted, target, out.nodes.data())) {
-        Deck<W> full_start = child_start;
-        const Deck<W> final_deck = settle_blanks(c.deck, full_start, p.n);
-        sink.leaf(c.steps, full_start, final_deck);
-        target = c.steps;
-      }
-      choices[level] = static_cast<std::uint8_t>(k);
-      down(c, level + 1, child_start);
-    }
-  }
-
-  // A search is taken where it is of this descendant from this target: after a rise the walk
-  // may prune a descendant it met before, and meet the next at a target asked for by chance.
-  void at_descendant() {
-    if (!asking && met < walk.below.size() && walk.below[met].target == target &&
-        std::equal(choices, choices + depth, walk.below[met].path.begin())) {
-      const Partial& r = walk.below[met++].result;
-      out.merge(r);
-      target = std::max(target, r.best);
-      return;
-    }
-    if (!asking) walk.asked_from = met;
-    asking = true;
-    walk.ask_paths.insert(walk.ask_paths.end(), choices, choices + depth);
-    walk.ask_targets.push_back(target);
-  }
-};
-
-// Walks prefix `prefix` from `target` once: its exact result in `out` if every descendant it
-// met was searched at its target, else the walk's asks.
+// Walks prefix `prefix` from `target` once, as search_below walks it (walk_top), each
+// descendant's search taken from `below` where it is of that descendant from the target the walk
+// has there (after a rise the walk may prune a descendant it met before, and meet the next at a
+// target asked for by chance): its exact result in `out` where every descendant it met was
+// searched so, else its asks, from the first descendant that was not on.
 template <int W>
 void walk_once(const Plan& plan, const Problem& problem, int depth, std::size_t prefix, int target,
                Walk& walk, Partial& out) {
@@ -91,12 +38,28 @@ void walk_once(const Plan& plan, const Problem& problem, int depth, std::size_t 
   out.nodes.assign(plan.n, 0);
   walk.ask_paths.clear();
   walk.ask_targets.clear();
-  TopWalk<W> top{problem, depth, target, walk, out};
-  std::copy_n(plan.choices.begin() + prefix * plan.depth, plan.depth, top.choices);
+  GameSink<W> sink{plan.n, out};
+  std::uint8_t choices[max_n] = {};
+  std::copy_n(plan.choices.begin() + prefix * plan.depth, plan.depth, choices);
   Deck<W> start;
-  const Frame<W> f = replay<W>(problem, top.choices, plan.depth, start);
-  top.down(f, plan.depth, start);
-  walk.done = !top.asking;
+  const Frame<W> f = replay<W>(problem, choices, plan.depth, start);
+  std::size_t met = 0;
+  bool asking = false;
+  walk_top<true>(problem, f, plan.depth, depth, start, target, out.nodes.data(), sink, choices,
+                 [&](const std::uint8_t* path) {
+                   if (!asking && met < walk.below.size() && walk.below[met].target == target &&
+                       std::equal(path, path + depth, walk.below[met].path.begin())) {
+                     const Partial& r = walk.below[met++].result;
+                     out.merge(r);
+                     target = std::max(target, r.best);
+                     return;
+                   }
+                   if (!asking) walk.asked_from = met;
+                   asking = true;
+                   walk.ask_paths.insert(walk.ask_paths.end(), path, path + depth);
+                   walk.ask_targets.push_back(target);
+                 });
+  walk.done = !asking;
 }
 
 }  // namespace
