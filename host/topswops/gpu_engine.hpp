@@ -48,7 +48,9 @@ gpu::TopswopsWork gpu_work(const Plan& plan, const std::vector<int>& chunks, int
 // overflow. `cancel` is asked once the slice is cut for the device, before its launch (the
 // host's cutting can take a while), and by the lockstep kernels' host between their launches;
 // a launch started is not taken back. Once it says so the call hands over the chunks it
-// finished (search_on_device) and throws Cancelled. Throws in a build without CUDA.
+// finished (search_on_device; none where it comes during the passes for prefixes that beat the
+// target, the slice then left to the run that resumes) and throws Cancelled. Throws in a build
+// without CUDA.
 bool run_chunks_gpu(const Plan& plan, const std::vector<int>& chunks, int target,
                     const ChunkDone& done, GpuKernel kernel = default_gpu_kernel,
                     std::uint64_t pass_budget = lockstep_pass_budget,
