@@ -226,7 +226,9 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
 job::Survey survey_range(const std::string& journal) {
   const RangeRun run = journal_range(journal);
   RangeJob job(run.range, run.chunks_per_n, run.walk_kernel, merged_target(), {});
-  return job::survey(job.describe(), journal);
+  job::Survey s = job::survey(job.describe(), journal);
+  s.go_on_options = fmt::format(" --chunks {}", run.chunks_per_n);
+  return s;
 }
 
 job::Outcome read_finished_range(const std::string& journal,

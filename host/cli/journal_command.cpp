@@ -53,9 +53,8 @@ void show(const std::string& file, const CommonOptions& common) {
   const std::string words = problem_words(contents.problem);
   const bool complete = s.chunks_done == s.chunks;
   // The command that takes the journal up again, where it is not complete.
-  const std::string go_on = complete ? ""
-                                     : fmt::format("piles {}{} --checkpoint {}", words,
-                                                   problem_options(contents.problem), file);
+  const std::string go_on =
+      complete ? "" : fmt::format("piles {}{} --checkpoint {}", words, s.go_on_options, file);
   const std::string first =
       contents.runs.empty() ? "" : journal_text(contents.runs.front(), "started");
   const std::string last =

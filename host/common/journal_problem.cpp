@@ -74,25 +74,6 @@ Words words(const nlohmann::json& problem) {
 
 }  // namespace
 
-std::string problem_options(const nlohmann::json& problem) {
-  if (!problem.is_object()) return "";
-  const std::string game = journal_text(problem, "game");
-  const std::string search = journal_text(problem, "search");
-  std::string options;
-  if (game == "topswops" && !search.starts_with("tail/")) {
-    if (search == "backward-sorted/1")
-      options += fmt::format(" --engine backward --prune {}", field(problem, "prune"));
-    // A plan without warm-up rounds was told its bound (solve's merge reads it the same way).
-    if (member(problem, "warmup_rounds") == 0 && member(problem, "n") > 1)
-      options += fmt::format(" --bound {}", field(problem, "start_target"));
-    if (problem.contains("tail"))
-      options += fmt::format(" --tail <the journals of topswops tail {} --from {}>",
-                             field(problem, "n"), value_text(member(problem["tail"], "from")));
-  }
-  if (game == "bulgarian") options += fmt::format(" --chunks {}", field(problem, "chunks_per_n"));
-  return options;
-}
-
 std::string journal_text(const nlohmann::json& line, const char* key) {
   const nlohmann::json value = member(line, key);
   return value.is_string() ? value.get<std::string>() : "";

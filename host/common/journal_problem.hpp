@@ -13,11 +13,6 @@ std::string journal_text(const nlohmann::json& line, const char* key);
 // that writes such a journal. A problem of no known shape is written as its fields.
 std::string problem_words(const nlohmann::json& problem);
 
-// " --bound 191": the options beyond its words that a run going on with a journal of this
-// problem must be given, each with a space before it ("" where none is); one that names files
-// (--tail) says which in <angle brackets>.
-std::string problem_options(const nlohmann::json& problem);
-
 // Why a journal of `found` does not serve `wanted`, in those words: "the journal is for
 // topswops solve 14 --final any, not solve 13 --final any"; where the words agree, the fields
 // that differ ("... with depth 6, not depth 7").

@@ -184,6 +184,9 @@ struct Survey {
   Chunk open_round_chunks = 0, open_round_done = 0;
   double seconds = 0;       // the chunks' seconds added up
   std::optional<int> best;  // a job with targets: the longest game its chunks found (0: none)
+  // The options, besides the problem's words, that the command going on with the journal needs:
+  // the game's survey names them from its plan.
+  std::string go_on_options;
 };
 // Refuses a journal of another problem, damaged lines and chunks run with the wrong target, like
 // merge; missing chunks are what it counts.

@@ -121,6 +121,15 @@ nlohmann::json Plan::identity() const {
   return id;
 }
 
+std::string Plan::options() const {
+  std::string text;
+  if (backward) text += fmt::format(" --engine backward --prune {}", prune_name(*backward));
+  if (const std::optional<int> b = told_bound()) text += fmt::format(" --bound {}", *b);
+  if (tail.n != 0)
+    text += fmt::format(" --tail <the journals of topswops tail {} --from {}>", n, tail.from);
+  return text;
+}
+
 int chunk_count_for(std::size_t prefixes) {
   return static_cast<int>(std::clamp<std::size_t>(prefixes / min_chunk_prefixes, 1, max_chunks));
 }

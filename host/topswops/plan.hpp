@@ -71,6 +71,14 @@ struct Plan {
   std::vector<int> chunks_of_round(int round) const;
   // What a journal for this plan must match.
   nlohmann::json identity() const;
+  // The bound the run was told (--bound): a plan without warm-up rounds starts from it.
+  std::optional<int> told_bound() const {
+    return warmup == 0 && n > 1 ? std::optional(start_target) : std::nullopt;
+  }
+  // The options a run of this plan is given besides `topswops solve N --final F`, as a user
+  // types them to go on with its journal; the tail's journals, which the plan does not name,
+  // are said in angle brackets.
+  std::string options() const;
 };
 
 inline constexpr int max_chunks = 4096;

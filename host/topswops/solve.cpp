@@ -345,10 +345,7 @@ Plan plan_of(const std::string& journal) {
 
 // The answer of a plan's records, read from journals rather than run.
 Solution merged(const Plan& plan, const job::Outcome& outcome) {
-  // A plan without warm-up rounds was told its bound (--bound).
-  const bool bounded = plan.warmup == 0 && plan.n > 1;
-  Solution s =
-      make_solution(plan, bounded ? std::optional(plan.start_target) : std::nullopt, outcome);
+  Solution s = make_solution(plan, plan.told_bound(), outcome);
   s.start_deck = plan.start_deck;
   s.quick_cut_by = plan.start_cut_by;
   s.target.device = "merge";
@@ -380,7 +377,9 @@ Solution read_so_far(const std::string& journal) {
 job::Survey survey_journal(const std::string& journal) {
   const Plan plan = plan_of(journal);
   Tally unused;
-  return job::survey(make_job(plan, SolveOptions{}, unused), journal);
+  job::Survey s = job::survey(make_job(plan, SolveOptions{}, unused), journal);
+  s.go_on_options = plan.options();
+  return s;
 }
 
 }  // namespace piles::topswops
