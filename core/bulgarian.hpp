@@ -70,6 +70,17 @@ PILES_HD inline int cycle_partition(int k, std::uint64_t mask, part_t* parts) {
   return len;
 }
 
+// Whether non-increasing parts are one of those cycle partitions: part i is k - i or k - i + 1
+// for i = 0..k (a missing part is 0), and there are no more.
+PILES_HD inline bool on_cycle(const part_t* parts, int len, int k) {
+  if (len > k + 1) return false;
+  for (int i = 0; i <= k; ++i) {
+    const int excess = (i < len ? parts[i] : 0) - (k - i);
+    if (excess != 0 && excess != 1) return false;
+  }
+  return true;
+}
+
 // A move turns e into (e_k, e_0, ..., e_{k-1}); so the cycle predecessor of e's partition
 // belongs to (e_1, ..., e_k, e_0) and has k + e_0 parts. That is the one predecessor a walk
 // from the cycle must not take again.

@@ -3,22 +3,25 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <stdexcept>
 
 #include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/forest_chunks.hpp"
+#include "host/common/checkpoint.hpp"
 #include "host/common/clock.hpp"
 #include "host/common/error.hpp"
 #include "host/common/json_integer.hpp"
 #include "host/common/partition_table.hpp"
+#include "host/mpi/chunk_runner.hpp"
 
 namespace piles::bulgarian {
 namespace {
-
-// Subtrees per chunk at the start: enough that chunks of one n weigh about the same.
-constexpr std::size_t subtrees_per_chunk = 8;
 
 nlohmann::json counts_to_json(const ForestCounts& c) {
   return {{"histogram", c.histogram}, {"leaves", c.leaves}};
@@ -35,16 +38,16 @@ ForestCounts counts_from_json(const nlohmann::json& j, const std::string& where)
   }
 }
 
-// The range's job and what it keeps between calls: the top of each n's forest, expanded the
-// same way by every process, so that a chunk number names the same subtrees everywhere.
+// The range's job and what it keeps between calls: each n's forest cut into its chunks the same
+// way by every process, so that a chunk number names the same subtrees everywhere.
 class RangeJob {
  public:
-  RangeJob(IntRange range, int chunks, WalkKernel kernel, RunTarget target,
-           std::function<void(const Analysis&)> done)
-      : first_(static_cast<int>(range.first)),
-        last_(static_cast<int>(range.last)),
-        chunks_(chunks),
-        kernel_(kernel),
+  RangeJob(const RangeRun& run, RunTarget target, std::function<void(const Analysis&)> done)
+      : first_(static_cast<int>(run.range.first)),
+        last_(static_cast<int>(run.range.last)),
+        chunks_(run.chunks_per_n),
+        split_(run.split),
+        kernel_(run.walk_kernel),
         target_(std::move(target)),
         done_(std::move(done)) {
     if (first_ < 1 || last_ > analyze_max_n || first_ > last_)
@@ -60,14 +63,15 @@ class RangeJob {
                   {"first", first_},
                   {"last", last_},
                   {"chunks_per_n", chunks_}};
+    if (const std::optional<std::string> name = split_name(split_)) j.identity["split"] = *name;
     j.chunk_count = static_cast<job::Chunk>(last_ - first_ + 1) * chunks_;
     for (int n = first_; n <= last_; ++n) {
       std::vector<job::Chunk>& round = j.rounds.emplace_back();
       for (int c = 0; c < chunks_; ++c) round.push_back(first_chunk(n) + c);
     }
     // p(n) shared out over n's chunks, so that they add up to it (but for the few partitions
-    // at the top of the forest, which no chunk holds); where a chunk holds more, the walk says
-    // so as it goes (live_units).
+    // at the top of the forest, which no chunk holds), as the sampled split shares them; where
+    // a chunk holds more, the walk says so as it goes (live_units).
     j.weight = [this](job::Chunk c) {
       const std::uint64_t p = partitions_[c / chunks_], k = c % chunks_;
       return std::max<std::uint64_t>(1, p * (k + 1) / chunks_ - p * k / chunks_);
@@ -84,10 +88,9 @@ class RangeJob {
     j.check = [](job::Chunk, const nlohmann::json& payload, const std::string& where) {
       counts_from_json(payload, where);
     };
-    // One chunk at a time, on every thread: the first chunk of an n can hold most of its
-    // forest (at n = 158 one of 32 chunks held 83% of the partitions), and the CPU walk shares
-    // a chunk's subtrees out as its threads run dry, where one chunk per thread left all
-    // threads but one idle. `cancel` is asked before each chunk, inside the CPU walk and
+    // One chunk at a time, on every thread: the CPU walk shares a chunk's subtrees out as its
+    // threads run dry, and in the levels split the first chunk of an n holds most of its forest
+    // (ForestSplit). `cancel` is asked before each chunk, inside the CPU walk and
     // between the GPU walk's rounds or launches.
     j.run = [this](const std::vector<job::Chunk>& chunks, int, const RunTarget& run,
                    const job::ChunkDone& done, const UnitsDone& working, const Cancel& cancel) {
@@ -105,19 +108,18 @@ class RangeJob {
  private:
   job::Chunk first_chunk(int n) const { return static_cast<job::Chunk>(n - first_) * chunks_; }
 
-  const ForestTop& top(int n) {
+  const ForestChunks& cut(int n) {
     const std::lock_guard lock(mutex_);
-    auto it = tops_.find(n);
-    if (it == tops_.end())
-      it = tops_.emplace(n, expand_forest(n, subtrees_per_chunk * chunks_)).first;
+    auto it = cuts_.find(n);
+    if (it == cuts_.end()) it = cuts_.emplace(n, cut_forest(n, chunks_, split_)).first;
     return it->second;
   }
 
   // The top of n, out of the cache: once n is finished no chunk of it runs again.
   ForestTop take_top(int n) {
-    top(n);
+    cut(n);
     const std::lock_guard lock(mutex_);
-    return std::move(tops_.extract(n).mapped());
+    return std::move(cuts_.extract(n).mapped().top);
   }
 
   job::Chunk last_chunk() const {
@@ -127,10 +129,8 @@ class RangeJob {
   ForestCounts walk(job::Chunk chunk, const RunTarget& run, const UnitsDone& working,
                     const Cancel& cancel) {
     const int n = first_ + static_cast<int>(chunk / chunks_);
-    const std::size_t c = chunk % chunks_;
-    const std::vector<ForestWalker>& all = top(n).subtrees;
-    std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks_,
-                                   all.begin() + all.size() * (c + 1) / chunks_);
+    const std::span<const ForestWalker> subtrees = cut(n).chunk(chunk % chunks_);
+    std::vector<ForestWalker> part(subtrees.begin(), subtrees.end());
     if (run.backend == Backend::gpu)
       return walk_subtrees_gpu(n, std::move(part), std::nullopt, std::nullopt, kernel_, working,
                                cancel)
@@ -170,19 +170,46 @@ class RangeJob {
   }
 
   int first_, last_, chunks_;
+  ForestSplit split_;
   WalkKernel kernel_;
   RunTarget target_;
   std::function<void(const Analysis&)> done_;
   std::vector<std::uint64_t> partitions_;  // p(n) for n in the range
-  std::map<int, ForestTop> tops_;
+  std::map<int, ForestChunks> cuts_;
   std::mutex mutex_;
 };
 
 }  // namespace
 
+namespace {
+
+// The split a journal was begun with, where the run's checkpoint is one; a journal of another
+// game is the job's to refuse, in its words.
+std::optional<ForestSplit> begun_split(const std::string& journal) {
+  std::error_code error;
+  if (journal.empty() || !std::filesystem::is_regular_file(journal, error) ||
+      std::filesystem::file_size(journal, error) == 0 || error)
+    return std::nullopt;
+  const nlohmann::json problem = read_journal(journal).problem;
+  if (!problem.is_object() || problem.value("game", "") != "bulgarian") return std::nullopt;
+  const auto name = problem.find("split");
+  if (name == problem.end() || !name->is_string()) return parse_split(std::nullopt);
+  return parse_split(name->get<std::string>());
+}
+
+}  // namespace
+
 job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
                            const std::function<void(const Analysis&)>& done) {
-  RangeJob range(run.range, run.chunks_per_n, run.walk_kernel, target, done);
+  // A journal already begun keeps its split: rank 0 reads it, and every rank must cut alike.
+  const mpi::Session* session = run.run.session;
+  RangeRun taken = run;
+  if (!session || session->root())
+    taken.split = begun_split(run.run.checkpoint).value_or(run.split);
+  if (session)
+    taken.split = static_cast<ForestSplit>(
+        std::stoi(mpi::broadcast(*session, std::to_string(static_cast<int>(taken.split)))));
+  RangeJob range(taken, target, done);
   return job::run(range.describe(), run.run, target);
 }
 
@@ -194,6 +221,8 @@ RangeRun journal_range(const std::string& journal) {
   job::read_identity(journal, "bulgarian", [&](const nlohmann::json& p) {
     run.range = {json_integer<int>(p.at("first")), json_integer<int>(p.at("last"))};
     run.chunks_per_n = json_integer<int>(p.at("chunks_per_n"));
+    run.split = parse_split(p.contains("split") ? std::optional(p.at("split").get<std::string>())
+                                                : std::nullopt);
   });
   // The job lists every chunk: a count no analyze run takes could exhaust the memory.
   if (run.chunks_per_n < 1 || run.chunks_per_n > max_chunks_per_n ||
@@ -216,8 +245,7 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
   const RangeRun run = journal_range(journals.front());
   // Handed on once every n has checked out: a journal refused at its last n prints nothing.
   std::vector<Analysis> analyses;
-  RangeJob job(run.range, run.chunks_per_n, run.walk_kernel, merged_target(),
-               [&](const Analysis& a) { analyses.push_back(a); });
+  RangeJob job(run, merged_target(), [&](const Analysis& a) { analyses.push_back(a); });
   job::Outcome outcome = job::merge(job.describe(), journals);
   for (const Analysis& a : analyses) done(a);
   return outcome;
@@ -225,7 +253,7 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
 
 job::Survey survey_range(const std::string& journal) {
   const RangeRun run = journal_range(journal);
-  RangeJob job(run.range, run.chunks_per_n, run.walk_kernel, merged_target(), {});
+  RangeJob job(run, merged_target(), {});
   job::Survey s = job::survey(job.describe(), journal);
   s.go_on_options = fmt::format(" --chunks {}", run.chunks_per_n);
   return s;
@@ -234,7 +262,7 @@ job::Survey survey_range(const std::string& journal) {
 job::Outcome read_finished_range(const std::string& journal,
                                  const std::function<void(const Analysis&)>& done) {
   const RangeRun run = journal_range(journal);
-  RangeJob job(run.range, run.chunks_per_n, run.walk_kernel, merged_target(), done);
+  RangeJob job(run, merged_target(), done);
   return job::read_finished(job.describe(), journal);
 }
 

@@ -6,6 +6,7 @@
 
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/forest_chunks.hpp"
 #include "host/common/parse.hpp"
 #include "host/job/driver.hpp"
 
@@ -19,7 +20,10 @@ inline constexpr int max_chunks_per_n = 1 << 16;
 
 struct RangeRun {
   IntRange range{0, 0};
-  int chunks_per_n = 64;                         // 1..max_chunks_per_n
+  int chunks_per_n = 64;  // 1..max_chunks_per_n
+  // How each n's forest is cut into its chunks; a run that goes on with a journal takes the
+  // journal's.
+  ForestSplit split = ForestSplit::sampled;
   WalkKernel walk_kernel = default_walk_kernel;  // on a GPU
   job::Options run;
 };
