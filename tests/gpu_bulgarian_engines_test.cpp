@@ -8,6 +8,7 @@
 
 #include "host/bulgarian/analysis.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/forest_chunks.hpp"
 #include "host/bulgarian/forward.hpp"
 #include "host/bulgarian/lane_walk.hpp"
 #include "host/bulgarian/stochastic.hpp"
@@ -94,12 +95,10 @@ TEST_F(GpuBulgarian, BothWalkKernelsMatchCpu) {
 // A journaled run's chunks on the lanes kernel, each equal to the CPU walk of the same chunk.
 TEST_F(GpuBulgarian, LanesKernelEqualsCpuChunkByChunk) {
   const int n = 70, chunks = 16;
-  const ForestTop top = expand_forest(n, 8 * chunks);
-  const std::vector<ForestWalker>& all = top.subtrees;
+  const ForestChunks cut = cut_forest(n, chunks, ForestSplit::sampled);
   for (int c = 0; c < chunks; ++c) {
     SCOPED_TRACE(c);
-    const std::vector<ForestWalker> part(all.begin() + all.size() * c / chunks,
-                                         all.begin() + all.size() * (c + 1) / chunks);
+    const std::vector<ForestWalker> part(cut.chunk(c).begin(), cut.chunk(c).end());
     std::atomic<std::uint64_t> cpu_visited = 0;  // what each walk told the progress
     std::uint64_t gpu_visited = 0;
     const ForestCounts cpu =
