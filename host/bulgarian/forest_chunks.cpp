@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -27,10 +28,19 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// A partition's name among its siblings and the forest's first level (parts largest first).
+// A partition's name among its siblings and the forest's first level (parts largest first):
+// its parts weighed by fixed random factors, one a position. Two partitions share a name only
+// where the factors, times the differences of their parts (at most n), add up to 0 mod 2^64.
+// The products are independent of each other, so naming a partition costs about a cycle a
+// part; a chain of SplitMix64 steps was 70% of the samples' time.
 std::uint64_t parts_hash(const part_t* parts, int len) {
-  std::uint64_t h = 0xcbf2'9ce4'8422'2325;
-  for (int i = 0; i < len; ++i) h = splitmix64(h ^ parts[i]);
+  static const std::array<std::uint64_t, partition::max_n + 1> factor = [] {
+    std::array<std::uint64_t, partition::max_n + 1> f{};
+    for (std::size_t i = 0; i < f.size(); ++i) f[i] = splitmix64(split_seed ^ (i << 32));
+    return f;
+  }();
+  std::uint64_t h = 0;
+  for (int i = 0; i < len; ++i) h += factor[i] * parts[i];
   return h;
 }
 

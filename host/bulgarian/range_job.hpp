@@ -21,8 +21,8 @@ inline constexpr int max_chunks_per_n = 1 << 16;
 struct RangeRun {
   IntRange range{0, 0};
   int chunks_per_n = 64;  // 1..max_chunks_per_n
-  // How each n's forest is cut into its chunks; a run that goes on with a journal takes the
-  // journal's.
+  // How a journaled, sharded or MPI run cuts each n's forest into its chunks; one that goes on
+  // with a journal takes the journal's, and a plain run cuts by levels.
   ForestSplit split = ForestSplit::sampled;
   WalkKernel walk_kernel = default_walk_kernel;  // on a GPU
   job::Options run;
