@@ -280,7 +280,8 @@ void add_frontier(Writer& writer, const std::vector<bulgarian::Analysis>& all) {
   });
   writer.waits_for_gpu(
       fmt::format("Bulgarian solitaire D(n) for {} < n <= 200: the backward walk (`piles "
-                  "bulgarian analyze {}..200 --checkpoint FILE`, `--mpi` across machines). Its "
+                  "bulgarian analyze {}..200 --checkpoint FILE`, `--mpi` or `--shard I/K` "
+                  "across machines, each n's chunks now of even share: docs/bulgarian.md). Its "
                   "GPU engine is not yet the way there: on an NVIDIA H200 it ran at 0.04 to 0.09 "
                   "times the rate of the 16 CPU threads beside it (bench/gpu_h200.md), and its "
                   "lanes kernel on an H100 at 0.02 to 0.07 (bench/gpu_h100_walk.md).",
