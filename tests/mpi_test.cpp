@@ -9,7 +9,9 @@
 #include <fstream>
 #include <thread>
 
+#include "host/bulgarian/range_job.hpp"
 #include "tests/support/run_piles.hpp"
+#include "tests/support/targets.hpp"
 
 using piles::testing::run_piles;
 
@@ -113,6 +115,30 @@ TEST_F(Mpi, BulgarianJobKilledAndRestartedResumesAndAgrees) {
   const auto resumed = run_mpi(3, args);
   ASSERT_EQ(resumed.status, 0) << resumed.err;
   const auto one = run_piles("bulgarian analyze 60..75 --json --quiet");
+  EXPECT_EQ(answers(resumed.out), answers(one.out));
+  std::filesystem::remove(journal);
+}
+
+// A journal begun with the forest cut level by level (as every journal before the sampled cut
+// was) goes on across ranks with that cut: rank 0 reads it and tells the others, which would
+// otherwise walk the sampled cut's subtrees under the same chunk numbers.
+TEST_F(Mpi, RanksGoOnWithABulgarianJournalInTheCutItWasBegunWith) {
+  const std::string journal = temp_path("piles_mpi_levels_journal");
+  std::filesystem::remove(journal);
+  piles::bulgarian::RangeRun begun;
+  begun.range = {60, 64};
+  begun.chunks_per_n = 8;
+  begun.split = piles::bulgarian::ForestSplit::levels;
+  begun.run.checkpoint = journal;
+  begun.run.quiet = true;
+  begun.run.shard = piles::job::parse_shard("0/2", 2);
+  piles::bulgarian::analyze_range(begun, piles::testing::cpu(),
+                                  [](const piles::bulgarian::Analysis&) {});
+  const auto resumed = run_mpi(
+      3, "bulgarian analyze 60..64 --mpi --json --quiet --threads 1 --chunks 8 --checkpoint " +
+             journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const auto one = run_piles("bulgarian analyze 60..64 --json --quiet");
   EXPECT_EQ(answers(resumed.out), answers(one.out));
   std::filesystem::remove(journal);
 }
