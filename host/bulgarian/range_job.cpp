@@ -179,10 +179,6 @@ class RangeJob {
   std::mutex mutex_;
 };
 
-}  // namespace
-
-namespace {
-
 // The split a journal was begun with, where the run's checkpoint is one; a journal of another
 // game is the job's to refuse, in its words.
 std::optional<ForestSplit> begun_split(const std::string& journal) {
@@ -193,7 +189,8 @@ std::optional<ForestSplit> begun_split(const std::string& journal) {
   const nlohmann::json problem = read_journal(journal).problem;
   if (!problem.is_object() || problem.value("game", "") != "bulgarian") return std::nullopt;
   const auto name = problem.find("split");
-  if (name == problem.end() || !name->is_string()) return parse_split(std::nullopt);
+  if (name == problem.end()) return ForestSplit::levels;
+  if (!name->is_string()) return std::nullopt;  // the job refuses it as another problem
   return parse_split(name->get<std::string>());
 }
 
@@ -204,7 +201,7 @@ job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
   // A journal already begun keeps its split: rank 0 reads it, and every rank must cut alike.
   // Where the chunks are only a plain run's way through the forest (no journal, shard or
   // ranks), the cut by levels costs nothing, and the run shares its threads out inside each
-  // chunk anyway: drawing the samples took a fifth of n = 100's run on one thread.
+  // chunk anyway: the sampled cut took 0.18 s of n = 100's 1.1 s on one thread.
   const mpi::Session* session = run.run.session;
   RangeRun taken = run;
   if (run.run.checkpoint.empty() && !run.run.shard && !session) taken.split = ForestSplit::levels;
