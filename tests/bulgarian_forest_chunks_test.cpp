@@ -144,9 +144,10 @@ TEST(ForestChunks, AJournalKeepsItsSplit) {
 }
 
 TEST(ForestChunks, AnUnknownSplitIsRefused) {
-  EXPECT_EQ(parse_split(std::nullopt), ForestSplit::levels);
-  EXPECT_EQ(parse_split(split_name(ForestSplit::sampled)), ForestSplit::sampled);
-  EXPECT_THROW(parse_split(std::string("halves/9")), piles::UsageError);
+  EXPECT_EQ(split_of({{"game", "bulgarian"}}), ForestSplit::levels);
+  EXPECT_EQ(split_of({{"split", *split_name(ForestSplit::sampled)}}), ForestSplit::sampled);
+  EXPECT_THROW(split_of({{"split", "halves/9"}}), piles::UsageError);
+  EXPECT_THROW(split_of({{"split", 9}}), piles::UsageError);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <filesystem>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -196,9 +195,7 @@ TableJob journal_job(const std::string& journal) {
 // A journal begun by an earlier piles, which cut tables by chip totals, goes on in its chunks;
 // anything else the driver's own journal check answers.
 Cut cut_of_checkpoint(const std::string& checkpoint, int colours, int max_chips) {
-  std::error_code error;
-  if (checkpoint.empty() || std::filesystem::file_size(checkpoint, error) == 0 || error)
-    return Cut::starts;
+  if (!journal_begun(checkpoint)) return Cut::starts;
   try {
     const nlohmann::json problem = read_journal(checkpoint).problem;
     if (problem ==

@@ -173,13 +173,13 @@ std::optional<std::string> split_name(ForestSplit split) {
   return "sampled/1";
 }
 
-ForestSplit parse_split(const std::optional<std::string>& name) {
-  if (!name) return ForestSplit::levels;
-  if (*name == "sampled/1") return ForestSplit::sampled;
+ForestSplit split_of(const nlohmann::json& problem) {
+  const auto name = problem.find("split");
+  if (name == problem.end()) return ForestSplit::levels;
+  if (*name == *split_name(ForestSplit::sampled)) return ForestSplit::sampled;
   throw UsageError(
-      fmt::format("the journal cuts its forests by \"{}\", which this version of "
-                  "piles does not know",
-                  *name));
+      fmt::format("the journal cuts its forests by {}, which this version of piles does not know",
+                  name->dump()));
 }
 
 ForestChunks cut_forest(int n, int chunks, ForestSplit split) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,8 +24,9 @@ namespace piles::bulgarian {
 enum class ForestSplit { levels, sampled };
 // The journal's name of a split ("sampled/1"); nothing for levels, which journals never named.
 std::optional<std::string> split_name(ForestSplit split);
-// The split a journal's name gives; throws UsageError for a name this version does not know.
-ForestSplit parse_split(const std::optional<std::string>& name);
+// The split a journal's problem line names (none: levels); throws UsageError for a name this
+// version does not know.
+ForestSplit split_of(const nlohmann::json& problem);
 
 // Partitions drawn by the sampled split: the chunks' shares are then within a few percent of
 // even for up to about a thousand chunks an n.

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -182,16 +181,10 @@ class RangeJob {
 // The split a journal was begun with, where the run's checkpoint is one; a journal of another
 // game is the job's to refuse, in its words.
 std::optional<ForestSplit> begun_split(const std::string& journal) {
-  std::error_code error;
-  if (journal.empty() || !std::filesystem::is_regular_file(journal, error) ||
-      std::filesystem::file_size(journal, error) == 0 || error)
-    return std::nullopt;
+  if (!journal_begun(journal)) return std::nullopt;
   const nlohmann::json problem = read_journal(journal).problem;
   if (!problem.is_object() || problem.value("game", "") != "bulgarian") return std::nullopt;
-  const auto name = problem.find("split");
-  if (name == problem.end()) return ForestSplit::levels;
-  if (!name->is_string()) return std::nullopt;  // the job refuses it as another problem
-  return parse_split(name->get<std::string>());
+  return split_of(problem);
 }
 
 }  // namespace
@@ -222,8 +215,7 @@ RangeRun journal_range(const std::string& journal) {
   job::read_identity(journal, "bulgarian", [&](const nlohmann::json& p) {
     run.range = {json_integer<int>(p.at("first")), json_integer<int>(p.at("last"))};
     run.chunks_per_n = json_integer<int>(p.at("chunks_per_n"));
-    run.split = parse_split(p.contains("split") ? std::optional(p.at("split").get<std::string>())
-                                                : std::nullopt);
+    run.split = split_of(p);
   });
   // The job lists every chunk: a count no analyze run takes could exhaust the memory.
   if (run.chunks_per_n < 1 || run.chunks_per_n > max_chunks_per_n ||

@@ -252,6 +252,12 @@ void lock_journal(int fd, const std::filesystem::path& path) {
 
 }  // namespace
 
+bool journal_begun(const std::string& path) {
+  std::error_code error;
+  return !path.empty() && std::filesystem::is_regular_file(path, error) &&
+         std::filesystem::file_size(path, error) > 0 && !error;
+}
+
 JournalContents read_journal(const std::filesystem::path& path) {
   const JournalContents contents = parse_journal(slurp(path), path.string());
   if (contents.problem.is_null()) throw UsageError(fmt::format("{}: empty journal", path.string()));

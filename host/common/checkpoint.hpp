@@ -30,6 +30,12 @@ struct JournalContents {
 // line without its newline was cut short by a kill and is ignored.
 JournalContents read_journal(const std::filesystem::path& path);
 
+// Whether `path` is a journal some run has begun: a regular file with something in it. A run
+// going on with one keeps what it was begun with (its cut, its start); an absent or empty file
+// starts afresh, and a folder or device named instead is the journal's own error, reported
+// when it is opened.
+bool journal_begun(const std::string& path);
+
 // What repair_journal did: the whole lines kept, and where the rest went (empty: nothing was
 // damaged).
 struct JournalRepair {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
@@ -156,13 +155,9 @@ struct Begun {
   std::string start;
 };
 
-// A journal's Begun, read from its problem line; nothing for an absent or empty file (a folder
-// or device named instead is the journal's own error to report, later).
+// A journal's Begun, read from its problem line; nothing where none is begun.
 std::optional<Begun> begun_journal(const std::string& journal) {
-  std::error_code error;
-  if (journal.empty() || !std::filesystem::is_regular_file(journal, error) ||
-      std::filesystem::file_size(journal, error) == 0 || error)
-    return std::nullopt;
+  if (!journal_begun(journal)) return std::nullopt;
   Begun begun;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     begun.rounds = p.value("warmup_rounds", warmup_rounds);

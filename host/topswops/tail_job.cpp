@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <mutex>
 
 #include "core/topswops.hpp"
+#include "host/common/checkpoint.hpp"
 #include "host/common/error.hpp"
 #include "host/common/json_integer.hpp"
 #include "host/common/parallel.hpp"
@@ -228,9 +228,7 @@ void read_tail_identity(const std::string& file, int& n, TailStart& start) {
 // A run resumed from its journal takes the start written there rather than searching chunk 0
 // of the n-card search again (minutes from n = 17 on, at every restart of a batch job).
 std::optional<TailStart> journal_start(const std::string& checkpoint, int n) {
-  std::error_code error;
-  if (checkpoint.empty() || std::filesystem::file_size(checkpoint, error) == 0 || error)
-    return std::nullopt;
+  if (!journal_begun(checkpoint)) return std::nullopt;
   int journal_n = 0;
   TailStart start;
   read_tail_identity(checkpoint, journal_n, start);
