@@ -40,7 +40,7 @@ cluster-test: build
 # code that lighter tests already take (the docs' examples, every pass budget, every chunk of
 # the plans, the bench signatures, the warp model at 13 cards, two of the five job kinds run to
 # a time limit and resumed): under the sanitizers they would take most of its time.
-SANITIZE_SKIP = ^(docs|TopswopsLockstep.EveryPassBudgetGivesTheSameChunks|TopswopsCore.PortablePathGivesEveryChunkOfThePlans|BenchCommand.CpuSignaturesAreTheCommittedOnesOnAnyThreadCount|TopswopsLockstep.TheWarpModelsFiguresAtThirteenCardsAreTheRecordedOnes|EveryJobKind/TimeLimit.*/(topswops_lockstep|bulgarian_range))
+SANITIZE_SKIP = ^(docs|TopswopsLockstep.EveryPassBudgetGivesTheSameChunks|TopswopsCore.PortablePathGivesEveryChunkOfThePlans|BenchCommand.CpuSignaturesAreTheCommittedOnesOnAnyThreadCount|TopswopsLockstep.TheWarpModelsFiguresAtThirteenCardsAreTheRecordedOnes|BulgarianLaneWalk.LanesAtLeastHalfBusyFromNinetyToOneTwenty|EveryJobKind/TimeLimit.*/(topswops_lockstep|bulgarian_range))
 sanitize:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	$(MAKE) test BUILD=build-sanitize CTEST_ARGS="-E '$(SANITIZE_SKIP)'" \

@@ -105,11 +105,14 @@ int main(int argc, char** argv) {
   rows.push_back(measure(fmt::format("backward cpu, {} threads", threads), n, Engine::backward,
                          many, runs, reference));
   if (!device.empty()) {
-    piles::bulgarian::BackwardOptions lanes, rounds;
+    piles::bulgarian::BackwardOptions lanes, leaves, rounds;
     lanes.walk_kernel = piles::bulgarian::WalkKernel::lanes;
+    leaves.walk_kernel = piles::bulgarian::WalkKernel::lanes_leaves;
     rounds.walk_kernel = piles::bulgarian::WalkKernel::rounds;
     rows.push_back(measure("backward gpu, lanes kernel", n, Engine::backward, gpu, runs, reference,
                            nullptr, lanes));
+    rows.push_back(measure("backward gpu, lanes-leaves kernel", n, Engine::backward, gpu, runs,
+                           reference, nullptr, leaves));
     rows.push_back(measure("backward gpu, rounds kernel", n, Engine::backward, gpu, runs, reference,
                            nullptr, rounds));
     // The rounds kernel with the budget its host model chose (bulgarian_walk_lanes.md).

@@ -2,11 +2,12 @@
 // runs it, emulated on the host by its twin (host/bulgarian/lane_walk.hpp): launches, the
 // host's splitting before them, the walks split on the device, lane use, passes and warp
 // instructions per partition (by the SASS counts of host/bulgarian/lane_costs.hpp) of
-// `bulgarian analyze N --engine backward --walk-kernel lanes` on a device of L resident lanes.
-// The record goes to results/bench/bulgarian_lane_walk.md.
+// `bulgarian analyze N --engine backward --walk-kernel K` (lanes, or lanes-leaves) on a device
+// of L resident lanes. The record goes to results/bench/bulgarian_lane_walk.md (K = lanes) or
+// bulgarian_lane_walk_leaves.md.
 //
-//   bench_lane_walk [--from N] [--to N] [--step S] [--lanes L] [--sample K] [--top T]
-//                   [--walks-per-lane W] [--out FILE]
+//   bench_lane_walk [--kernel K] [--from N] [--to N] [--step S] [--lanes L] [--sample K]
+//                   [--top T] [--walks-per-lane W] [--out FILE]
 
 #include <fmt/format.h>
 
@@ -51,7 +52,10 @@ int main(int argc, char** argv) {
   std::size_t sample = 1;
   std::size_t top = piles::bulgarian::lanes_host_subtrees;
   std::size_t per_lane = piles::bulgarian::lanes_host_walks_per_lane;
-  std::string out = "results/bench/bulgarian_lane_walk.md";
+  std::string kernel_name = "lanes";
+  std::string out;
+  app.add_option("--kernel", kernel_name, "lanes | lanes-leaves (default lanes)")
+      ->check(CLI::IsMember({"lanes", "lanes-leaves"}));
   app.add_option("--from", from, "First n")->check(CLI::Range(1, 400));
   app.add_option("--to", to, "Last n")->check(CLI::Range(1, 400));
   app.add_option("--step", step, "Step between sizes")->check(CLI::PositiveNumber);
@@ -65,10 +69,16 @@ int main(int argc, char** argv) {
                  "Walks the host splits the top into before the launch, per lane (default: "
                  "analyze's)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--out", out, "Record file");
+  app.add_option("--out", out, "Record file (default: the kernel's record in results/bench)");
   CLI11_PARSE(app, argc, argv);
 
-  const piles::bulgarian::LaneDevice device{lanes, piles::gpu::lane_pass_budget};
+  const bool leaves = kernel_name == "lanes-leaves";
+  if (out.empty())
+    out = leaves ? "results/bench/bulgarian_lane_walk_leaves.md"
+                 : "results/bench/bulgarian_lane_walk.md";
+  const piles::bulgarian::LaneDevice device{lanes, piles::gpu::lane_pass_budget, leaves};
+  const piles::bulgarian::WalkUnitCosts& costs =
+      leaves ? piles::bulgarian::walk_lane_leaves_costs : piles::bulgarian::walk_lane_costs;
   std::string rows;
   for (int n = from; n <= to; n += step) {
     std::vector<piles::bulgarian::ForestWalker> work = sampled_top(n, top, sample);
@@ -88,7 +98,7 @@ int main(int argc, char** argv) {
         n, s.partitions,
         static_cast<double>(s.partitions) / static_cast<double>(piles::partition_count(n)),
         s.launches, opened, queue, split_s, s.walks_taken, s.gives, s.pushes, s.waits, s.lane_use(),
-        s.device_lane_use(), s.passes_per_partition(), s.warp_instructions_per_partition(),
+        s.device_lane_use(), s.passes_per_partition(), s.warp_instructions_per_partition(costs),
         s.serial_passes, model_s);
     fmt::print("{}", row);
     std::fflush(stdout);
@@ -96,16 +106,16 @@ int main(int argc, char** argv) {
   }
   std::string body = fmt::format(
       "# Bulgarian backward walk in lanes, emulated on the host\n\n"
-      "_made by `bench_lane_walk --from {} --to {} --step {} --lanes {} --top {} --sample {} "
-      "--walks-per-lane {}`; piles {}; {}; {}_\n\n"
+      "_made by `bench_lane_walk --kernel {} --from {} --to {} --step {} --lanes {} --top {} "
+      "--sample {} --walks-per-lane {}`; piles {}; {}; {}_\n\n"
       "A host model, not a GPU measurement: `bulgarian analyze N --engine backward "
-      "--walk-kernel lanes` on a device of {} resident lanes ({}), emulated warp by warp and pass "
+      "--walk-kernel {}` on a device of {} resident lanes ({}), emulated warp by warp and pass "
       "by pass by the kernel's "
       "host twin (host/bulgarian/lane_walk.hpp). The host opens the forest's top to {} subtrees "
       "(every {}-th of them walked here) and splits them once to {} a lane (host split: its "
       "walks before and after, and its seconds here); the launch puts them in the device's "
       "pool. Each lane walks its own walk one unit a pass (a descent with its visit, or an "
-      "ascent); a warp's idle lanes take the rest of its busy lanes' walks (hand-overs, by "
+      "ascent{}); a warp's idle lanes take the rest of its busy lanes' walks (hand-overs, by "
       "shuffles), else walks of the pool (taken); a warp whose lanes are all busy splits "
       "walks into the pool while it holds fewer than one per eight lanes (pushed); a warp "
       "with no walk waits for the pool (waiting passes). Lane use: units over 32 times the "
@@ -118,8 +128,10 @@ int main(int argc, char** argv) {
       "hand-overs | pushed | waiting passes | lane use | device lane use | warp passes per "
       "partition | warp instructions per partition | serial passes | model s |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-      from, to, step, lanes, top, sample, per_lane, piles::version, piles::cpu_model(),
-      piles::bench::today(), lanes, device_shape(lanes), top, sample, per_lane);
+      kernel_name, from, to, step, lanes, top, sample, per_lane, piles::version, piles::cpu_model(),
+      piles::bench::today(), kernel_name, lanes, device_shape(lanes), top, sample, per_lane,
+      leaves ? "; a leaf child is visited from its parent in one descent, not stepped down to"
+             : "");
   body += rows;
   piles::bench::write_record(out, body);
   return 0;

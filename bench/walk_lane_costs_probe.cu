@@ -4,7 +4,8 @@
 // of a pass's other parts as walk_lanes_kernel (kernels/bulgarian_backward.cu) writes them (a
 // take from the pool, a round of hand-overs within the warp, a round of pushes into the pool,
 // a pass's own votes and the end of its work, the pass of a warp that waits), and one that
-// does nothing, for `scripts/lane-costs --walk` to count their SASS instructions. The visit is
+// does nothing, and the lanes-leaves kernel's descent, for `scripts/lane-costs --walk` to count
+// their SASS instructions. The visit is
 // the kernel's: a shared-memory histogram bin, the leaf count and the lane's deepest node.
 // Not part of the build.
 #include <cuda/atomic>
@@ -26,7 +27,8 @@ enum Probe {
   give_probe,
   push_probe,
   wait_probe,
-  nothing_probe
+  nothing_probe,
+  descend_leaves_probe  // the lanes-leaves kernel's descent (lanes::step<true>)
 };
 
 using namespace piles::gpu::walk_lanes;
@@ -50,19 +52,18 @@ __global__ void walk_unit_probe(lanes::Lane* all, ForestWalker* slots, unsigned 
       atomicAdd(&out[8 + depth], static_cast<unsigned long long>(1u << 31));
     }
   };
-  auto see = [&] {
-    if (lane.w.node.depth <= deepest) return;
-    deepest = lane.w.node.depth;
+  auto see = [&](int visited) {
+    if (visited <= deepest) return;
+    deepest = visited;
     deepest_node[threadIdx.x] = lane.w.node;
   };
   unsigned long long* seq = out + 8;
   long long* avail = reinterpret_cast<long long*>(next + 2);
   long long* open = reinterpret_cast<long long*>(next + 3);
   const unsigned lane_id = threadIdx.x % 32, lanes_below = (1u << lane_id) - 1;
-  if constexpr (U == descend_probe || U == ascend_probe) {
-    lane.unit = U == descend_probe ? lanes::descend : lanes::ascend;
-    lanes::step(lane, visit);
-    see();
+  if constexpr (U == descend_probe || U == ascend_probe || U == descend_leaves_probe) {
+    lane.unit = U == ascend_probe ? lanes::ascend : lanes::descend;
+    see(lanes::step<U == descend_leaves_probe>(lane, visit));
   } else if constexpr (U == give_probe) {
     const unsigned idle = __ballot_sync(full_warp, lane.unit == lanes::idle);
     const unsigned givers = __ballot_sync(full_warp, lanes::can_split(lane));
@@ -102,7 +103,7 @@ __global__ void walk_unit_probe(lanes::Lane* all, ForestWalker* slots, unsigned 
       const ForestWalker w = slots[p & count];
       store_release(&seq[p & count], p + count + 1);
       lanes::load(lane, w, visit);
-      see();
+      see(lane.w.node.depth);
     }
     opened -= __popc(__ballot_sync(full_warp, took && lane.unit == lanes::idle));
   } else if constexpr (U == push_probe) {
@@ -169,3 +170,4 @@ PROBE(give_probe)
 PROBE(push_probe)
 PROBE(wait_probe)
 PROBE(nothing_probe)
+PROBE(descend_leaves_probe)

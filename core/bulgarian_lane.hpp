@@ -43,18 +43,41 @@ PILES_HD void load(Lane& a, const ForestWalker& w, Visit& visit) {
   plan(a);
 }
 
-// One unit, the one a.unit names (descend or ascend).
-template <class Visit>
-PILES_HD void step(Lane& a, Visit& visit) {
+// One unit, the one a.unit names (descend or ascend); returns the depth of the partition it
+// visited (-1: none, an ascent). LeavesInPlace: a child that is a leaf (child_is_leaf) is
+// visited from its parent, as walk_forest<true> does on the CPU, in one descent unit where
+// stepping down to it and back took a descent and an ascent; the lane stays on the parent, one
+// level above the partition it visited.
+template <bool LeavesInPlace = false, class Visit>
+PILES_HD int step(Lane& a, Visit& visit) {
   ForestNode& x = a.w.node;
+  int visited = -1;
   if (a.unit == descend) {
-    x.descend(a.w.next);
-    visit(x.depth, x.is_leaf());
-    a.w.next = x.head;
+    bool leaf = true;
+    if (LeavesInPlace && x.child_is_leaf(a.w.next)) {
+      visited = x.depth + 1;
+      ++a.w.next;
+    } else {
+      x.descend(a.w.next);
+      visited = x.depth;
+      leaf = x.is_leaf();
+      a.w.next = x.head;
+    }
+    visit(visited, leaf);  // once, where both ways meet: a warp whose lanes part issues it once
   } else {
     a.w.next = x.ascend() + 1;
   }
   plan(a);
+  return visited;
+}
+
+// A partition at `depth` from the node a lane stood on when it visited that depth (step's
+// return): the node itself, or where step visited a leaf in place one level below it, a child
+// of it, which is as deep (the head group is a candidate wherever any group is). So the kernel
+// keeps a lane's deepest as a node and a depth, and the host makes the partition.
+PILES_HD inline ForestNode node_at_depth(ForestNode x, int depth) {
+  if (depth > x.depth) x.descend(x.head);
+  return x;
 }
 
 // The unit a warp runs in a pass: descents when at least as many lanes want one as want an

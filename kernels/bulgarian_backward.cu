@@ -116,7 +116,9 @@ struct LanesLaunch {
 // the pool (one atomic); a warp whose lanes are all busy splits walks into the pool while it
 // runs low; the warp runs the unit most of its busy lanes want. The launch ends when no walk
 // is left, or parks the open ones when its passes run out. Depths go to a block-wide histogram
-// as in walk_round_kernel.
+// as in walk_round_kernel. LeavesInPlace: a leaf child is visited from its parent in one
+// descent unit (lanes::step<true>, the lanes-leaves kernel).
+template <bool LeavesInPlace>
 __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
   namespace lanes = bulgarian::lanes;
   extern __shared__ unsigned block_hist[];
@@ -138,10 +140,11 @@ __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
       count_depth(block_hist, a.histogram, depth);
   };
   lanes::Lane lane;
-  // Every node a lane stands on has been visited: its deepest is kept for the host's replay.
-  auto see = [&] {
-    if (lane.w.node.depth <= my_deepest) return;
-    my_deepest = lane.w.node.depth;
+  // The lane's deepest visit, and the node it stood on then (lanes::node_at_depth), for the
+  // host's replay.
+  auto see = [&](int visited) {
+    if (visited <= my_deepest) return;
+    my_deepest = visited;
     a.deepest_node[grid_lane] = lane.w.node;
   };
   for (unsigned long long pass = 0; pass < a.pass_budget; ++pass) {
@@ -190,7 +193,7 @@ __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
         const ForestWalker w = pool.slot[p & pool.mask];
         store_release(&pool.seq[p & pool.mask], p + pool.mask + 1);
         lanes::load(lane, w, visit);
-        see();
+        see(lane.w.node.depth);
       }
       opened -= __popc(__ballot_sync(full_warp, took && lane.unit == lanes::idle));
     }
@@ -233,10 +236,7 @@ __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
     }
     const unsigned descents = __ballot_sync(full_warp, lane.unit == lanes::descend);
     const int unit = lanes::voted_unit(__popc(descents), __popc(busy & ~descents));
-    if (lane.unit == unit) {
-      lanes::step(lane, visit);
-      see();
-    }
+    if (lane.unit == unit) see(lanes::step<LeavesInPlace>(lane, visit));
     opened -= __popc(__ballot_sync(full_warp, lane.unit == lanes::idle && (busy >> lane_id & 1)));
     if (static_cast<int>(lane_id) == 0 && opened != 0)
       atomicAdd(reinterpret_cast<unsigned long long*>(pool.open),
@@ -256,14 +256,19 @@ __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
     if (block_hist[d]) atomicAdd(&a.histogram[d], static_cast<unsigned long long>(block_hist[d]));
 }
 
+auto walk_lanes_kernel_for(bool leaves_in_place) {
+  return leaves_in_place ? walk_lanes_kernel<true> : walk_lanes_kernel<false>;
+}
+
 }  // namespace
 
-std::size_t walk_lanes_resident() {
-  return resident_blocks(walk_lanes_kernel, block_size) * block_size;
+std::size_t walk_lanes_resident(bool leaves_in_place) {
+  return resident_blocks(walk_lanes_kernel_for(leaves_in_place), block_size) * block_size;
 }
 
 LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth_limit,
-                               std::uint64_t pass_budget) {
+                               std::uint64_t pass_budget, bool leaves_in_place) {
+  const auto kernel = walk_lanes_kernel_for(leaves_in_place);
   LaneRound round;
   round.histogram.assign(depth_limit, 0);
   round.taken = queue.size();
@@ -271,7 +276,7 @@ LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth
 
   // Every lane the device holds: the walks split on the device to fill them.
   const std::size_t shared = sizeof(unsigned) * depth_limit;
-  const int grid = static_cast<int>(resident_blocks(walk_lanes_kernel, block_size, shared));
+  const int grid = static_cast<int>(resident_blocks(kernel, block_size, shared));
   const std::size_t lanes = static_cast<std::size_t>(grid) * block_size;
   const long long low_water = static_cast<long long>(bulgarian::lanes::pool_low_water(lanes));
   // The ring never fills: it holds the queue, walks pushed while it was below the low-water
@@ -305,7 +310,7 @@ LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth
   const LanesLaunch a{pool,          d_parked.data(), c + 4, d_deepest_node.data(),
                       d_hist.data(), c + 5,           c + 6, d_too_deep.data(),
                       depth_limit,   pass_budget};
-  walk_lanes_kernel<<<grid, block_size, shared>>>(a);
+  kernel<<<grid, block_size, shared>>>(a);
   PILES_CUDA_CHECK_LAUNCH();
   PILES_CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -328,7 +333,7 @@ LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth
     bulgarian::ForestNode node;
     PILES_CUDA_CHECK(cudaMemcpy(&node, d_deepest_node.data() + (counters[6] & 0xFFFFFFFFULL),
                                 sizeof node, cudaMemcpyDeviceToHost));
-    round.deepest_walk = ForestWalker::at(node);
+    round.deepest_walk = ForestWalker::at(bulgarian::lanes::node_at_depth(node, round.deepest));
   }
   int too_deep = 0;
   d_too_deep.copy_to(&too_deep, 1);

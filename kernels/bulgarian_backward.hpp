@@ -41,6 +41,8 @@ inline constexpr std::uint64_t lane_pass_budget = std::uint64_t{1} << 26;
 // rest of its busy lanes' walks, else walks of the pool, warps whose lanes are all busy split
 // walks into the pool while it runs low, and the warp runs the unit (descend or ascend) most
 // of its busy lanes want. Open walks are parked only when the launch runs out of passes.
+// leaves_in_place: the lanes-leaves kernel, which visits a leaf child from its parent in one
+// descent unit (lanes::step<true>).
 struct LaneRound {
   std::vector<std::uint64_t> histogram;  // [d]: partitions visited at distance d from the cycle
   std::uint64_t leaves = 0;              // Garden-of-Eden partitions among them
@@ -51,9 +53,10 @@ struct LaneRound {
   bulgarian::ForestWalker deepest_walk;
 };
 LaneRound bulgarian_walk_lanes(const std::vector<bulgarian::ForestWalker>& queue, int depth_limit,
-                               std::uint64_t pass_budget = lane_pass_budget);
+                               std::uint64_t pass_budget = lane_pass_budget,
+                               bool leaves_in_place = false);
 
-// Lanes the lanes kernel keeps resident on the current device.
-std::size_t walk_lanes_resident();
+// Lanes the lanes (or lanes-leaves) kernel keeps resident on the current device.
+std::size_t walk_lanes_resident(bool leaves_in_place = false);
 
 }  // namespace piles::gpu

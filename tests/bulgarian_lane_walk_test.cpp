@@ -2,6 +2,7 @@
 // lane_walk.hpp), the code the GPU's lanes kernel runs: its counts against the CPU walk's and
 // published ones, chunk by chunk as a journaled run cuts the forest, and the lane use its warps
 // would have.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,8 +23,9 @@ namespace piles::bulgarian {
 namespace {
 
 // A small device: two warps and launches of 100 passes, so that walks park, are split on the
-// host and go on in later launches many times over.
+// host and go on in later launches many times over; the same with the lanes-leaves kernel.
 constexpr LaneDevice small_device{64, 100};
+constexpr LaneDevice small_leaves_device{64, 100, true};
 
 TEST(BulgarianLaneWalk, AUnitIsOneTurnOfWalkForest) {
   // One lane stepping unit by unit through every fresh subtree of n = 30 visits the depths
@@ -47,6 +49,42 @@ TEST(BulgarianLaneWalk, AUnitIsOneTurnOfWalkForest) {
     EXPECT_EQ(units[lanes::descend], walked.size() - 1);
     EXPECT_EQ(units[lanes::ascend], walked.size() - 1);
   }
+}
+
+TEST(BulgarianLaneWalk, ALeavesUnitIsOneTurnOfTheCpuWalk) {
+  // The lanes-leaves kernel's units (step<true>) visit the depths walk_forest<true>, the CPU
+  // walk, visits, in its order: one descent unit per partition below the root, and an ascent
+  // only for each that the lane stepped down to, not for a leaf visited in place (about half).
+  const ForestTop top = expand_forest(50, 64);
+  std::uint64_t in_place = 0, all = 0;
+  for (const ForestWalker& w : top.subtrees) {
+    std::vector<int> walked, stepped;
+    ForestWalker copy = w;
+    walk_forest<true>(copy, ~std::uint64_t{0}, [&](int d, bool) { walked.push_back(d); });
+    auto visit = [&](int d, bool) { stepped.push_back(d); };
+    lanes::Lane a;
+    lanes::load(a, w, visit);
+    std::uint64_t units[lanes::unit_kinds] = {}, stepped_down = 0;
+    while (a.unit < lanes::idle) {
+      ++units[a.unit];
+      const int kind = a.unit;
+      const int visited = lanes::step<true>(a, visit);
+      if (kind == lanes::descend) {
+        EXPECT_GE(visited, a.w.node.depth);
+        EXPECT_LE(visited, a.w.node.depth + 1);
+        stepped_down += visited == a.w.node.depth;
+        EXPECT_EQ(lanes::node_at_depth(a.w.node, visited).depth, visited);
+      } else {
+        EXPECT_EQ(visited, -1);
+      }
+    }
+    EXPECT_EQ(stepped, walked);
+    EXPECT_EQ(units[lanes::descend], walked.size() - 1);
+    EXPECT_EQ(units[lanes::ascend], stepped_down);
+    in_place += walked.size() - 1 - stepped_down;
+    all += walked.size() - 1;
+  }
+  EXPECT_GT(in_place, all / 3);
 }
 
 TEST(BulgarianLaneWalk, ASplitLosesAndRepeatsNothing) {
@@ -89,32 +127,35 @@ TEST(BulgarianLaneWalk, ASplitLosesAndRepeatsNothing) {
 }
 
 TEST(BulgarianLaneWalk, TwinCountsEqualTheCpuWalk) {
-  // Every count of the twin, with the host's top, equals the CPU walk's; the partitions add up
-  // to p(n) (OEIS A000041) and the Garden of Eden to Hopkins and Sellers' count.
-  for (const int n : {1, 2, 3, 10, 36, 45, 60, 66}) {
-    SCOPED_TRACE(n);
-    const Analysis cpu = analyze(n, Engine::backward, piles::testing::cpu());
-    ForestTop top = expand_forest(n, 16);
-    LaneWalkStats stats;
-    const LaneWalk twin = lane_walk_host(std::move(top.subtrees), n, small_device, 256, stats);
-    EXPECT_FALSE(twin.too_deep);
-    ForestCounts all = top.counts;
-    all.merge(twin.counts);
-    std::vector<std::uint64_t> histogram = all.histogram;
-    while (histogram.size() > 1 && histogram.back() == 0) histogram.pop_back();
-    EXPECT_EQ(histogram, cpu.transient_histogram);
-    EXPECT_EQ(all.leaves, cpu.garden_of_eden);
-    EXPECT_EQ(all.nodes(), partition_count(n));
-    EXPECT_EQ(all.leaves, hopkins_sellers(n));
-    EXPECT_EQ(stats.partitions, twin.counts.nodes());
-    EXPECT_EQ(stats.parked > 0, stats.launches > 1);
-    if (twin.counts.nodes() > 0) {
-      EXPECT_EQ(twin.deepest, static_cast<int>(histogram.size()) - 1);
-      EXPECT_EQ(static_cast<int>(histogram.size()) - 1, griggs_ho(n));
+  // Every count of the twin of either lanes kernel, with the host's top, equals the CPU walk's;
+  // the partitions add up to p(n) (OEIS A000041) and the Garden of Eden to Hopkins and Sellers'
+  // count; the deepest walk stands at a partition of the longest transient.
+  for (const int n : {1, 2, 3, 10, 36, 45, 60, 66})
+    for (const LaneDevice& device : {small_device, small_leaves_device}) {
+      SCOPED_TRACE(fmt::format("n = {}, leaves in place {}", n, device.leaves_in_place));
+      const Analysis cpu = analyze(n, Engine::backward, piles::testing::cpu());
+      ForestTop top = expand_forest(n, 16);
+      LaneWalkStats stats;
+      const LaneWalk twin = lane_walk_host(std::move(top.subtrees), n, device, 256, stats);
+      EXPECT_FALSE(twin.too_deep);
+      ForestCounts all = top.counts;
+      all.merge(twin.counts);
+      std::vector<std::uint64_t> histogram = all.histogram;
+      while (histogram.size() > 1 && histogram.back() == 0) histogram.pop_back();
+      EXPECT_EQ(histogram, cpu.transient_histogram);
+      EXPECT_EQ(all.leaves, cpu.garden_of_eden);
+      EXPECT_EQ(all.nodes(), partition_count(n));
+      EXPECT_EQ(all.leaves, hopkins_sellers(n));
+      EXPECT_EQ(stats.partitions, twin.counts.nodes());
+      EXPECT_EQ(stats.parked > 0, stats.launches > 1);
+      if (twin.counts.nodes() > 0) {
+        EXPECT_EQ(twin.deepest, static_cast<int>(histogram.size()) - 1);
+        EXPECT_EQ(twin.deepest_walk.node.depth, twin.deepest);
+        EXPECT_EQ(static_cast<int>(histogram.size()) - 1, griggs_ho(n));
+      }
+      if (n >= 36) EXPECT_GT(stats.launches, 1u);
+      if (n >= 36) EXPECT_GT(stats.gives, 0u);
     }
-    if (n >= 36) EXPECT_GT(stats.launches, 1u);
-    if (n >= 36) EXPECT_GT(stats.gives, 0u);
-  }
 }
 
 TEST(BulgarianLaneWalk, OneLaunchWalksAWholeForest) {
@@ -163,7 +204,7 @@ TEST(BulgarianLaneWalk, TheHostStopsBetweenLaunchesWhenTold) {
 
 TEST(BulgarianLaneWalk, TwinEqualsTheCpuWalkChunkByChunk) {
   // The chunks of a journaled run of n = 70 (its subtrees cut in 16 slices): each chunk's
-  // counts from the twin equal the CPU walk's of the same chunk.
+  // counts from the twin of either lanes kernel equal the CPU walk's of the same chunk.
   const int n = 70, chunks = 16;
   const ForestTop top = expand_forest(n, 8 * chunks);
   const std::vector<ForestWalker>& all = top.subtrees;
@@ -176,11 +217,13 @@ TEST(BulgarianLaneWalk, TwinEqualsTheCpuWalkChunkByChunk) {
     const ForestCounts cpu =
         walk_subtrees_cpu(part, depth_bound(n), 2, [&](std::uint64_t p) { visited += p; });
     EXPECT_EQ(visited.load(), cpu.nodes());
-    LaneWalkStats stats;
-    const LaneWalk twin = lane_walk_host(part, n, small_device, 128, stats);
-    EXPECT_EQ(twin.counts.histogram, cpu.histogram);
-    EXPECT_EQ(twin.counts.leaves, cpu.leaves);
-    sum.merge(twin.counts);
+    for (const LaneDevice& device : {small_device, small_leaves_device}) {
+      LaneWalkStats stats;
+      const LaneWalk twin = lane_walk_host(part, n, device, 128, stats);
+      EXPECT_EQ(twin.counts.histogram, cpu.histogram);
+      EXPECT_EQ(twin.counts.leaves, cpu.leaves);
+      if (!device.leaves_in_place) sum.merge(twin.counts);
+    }
   }
   EXPECT_EQ(sum.nodes(), partition_count(n));
   EXPECT_EQ(sum.leaves, hopkins_sellers(n));
@@ -188,11 +231,11 @@ TEST(BulgarianLaneWalk, TwinEqualsTheCpuWalkChunkByChunk) {
 
 // Every `stride`-th subtree of the top analyze opens for a GPU (2^19 subtrees), on a device of
 // 64 warps, split on the host to as many walks a lane as the kernel's driver gives it.
-LaneWalkStats sampled_lane_use(int n, std::size_t stride) {
+LaneWalkStats sampled_lane_use(int n, std::size_t stride, bool leaves_in_place) {
   const ForestTop top = expand_forest(n, std::size_t{1} << 19);
   std::vector<ForestWalker> sample;
   for (std::size_t i = 0; i < top.subtrees.size(); i += stride) sample.push_back(top.subtrees[i]);
-  const LaneDevice device{64 * 32, std::uint64_t{1} << 26};
+  const LaneDevice device{64 * 32, std::uint64_t{1} << 26, leaves_in_place};
   LaneWalkStats stats;
   lane_walk_host(std::move(sample), n, device, lanes_host_walks_per_lane * device.lanes, stats);
   return stats;
@@ -201,21 +244,24 @@ LaneWalkStats sampled_lane_use(int n, std::size_t stride) {
 TEST(BulgarianLaneWalk, LanesAtLeastHalfBusyFromNinetyToOneTwenty) {
   // The aim of the lanes kernel: lane use at least 0.5 at n = 90..120 (the rounds kernel's was
   // 0.084 on an H100 at n = 90), counting the passes of every warp of the grid, those waiting
-  // for work too, in one launch. A sample of each forest keeps the test short; at n = 100 and
-  // 120 it holds the first subtree, a large part of the forest, which only splits on the device
-  // spread over the warps.
-  for (const auto& [n, stride] : {std::pair{90, 32}, {100, 128}, {110, 512}, {120, 2048}}) {
-    SCOPED_TRACE(n);
-    const LaneWalkStats stats = sampled_lane_use(n, stride);
-    EXPECT_GT(stats.partitions, 100000u);
-    EXPECT_EQ(stats.launches, 1u);
-    EXPECT_GE(stats.lane_use(), 0.5);
-    EXPECT_GE(stats.device_lane_use(), 0.5);
-    RecordProperty("lane_use_" + std::to_string(n), std::to_string(stats.lane_use()));
-    RecordProperty("device_lane_use_" + std::to_string(n), std::to_string(stats.device_lane_use()));
-    RecordProperty("warp_instructions_per_partition_" + std::to_string(n),
-                   std::to_string(stats.warp_instructions_per_partition()));
-  }
+  // for work too, in one launch; and so the lanes-leaves kernel, whose units are fewer and less
+  // alike. A sample of each forest keeps the test short; at n = 100 and 120 it holds the first
+  // subtree, a large part of the forest, which only splits on the device spread over the warps.
+  for (const auto& [n, stride] : {std::pair{90, 32}, {100, 128}, {110, 512}, {120, 2048}})
+    for (const bool leaves : {false, true}) {
+      SCOPED_TRACE(fmt::format("n = {}, leaves in place {}", n, leaves));
+      const LaneWalkStats stats = sampled_lane_use(n, stride, leaves);
+      EXPECT_GT(stats.partitions, 100000u);
+      EXPECT_EQ(stats.launches, 1u);
+      EXPECT_GE(stats.lane_use(), 0.5);
+      EXPECT_GE(stats.device_lane_use(), 0.5);
+      const std::string key = fmt::format("{}{}", leaves ? "leaves_" : "", n);
+      RecordProperty("lane_use_" + key, std::to_string(stats.lane_use()));
+      RecordProperty("device_lane_use_" + key, std::to_string(stats.device_lane_use()));
+      RecordProperty("warp_instructions_per_partition_" + key,
+                     std::to_string(stats.warp_instructions_per_partition(
+                         leaves ? walk_lane_leaves_costs : walk_lane_costs)));
+    }
 }
 
 }  // namespace

@@ -215,7 +215,7 @@ const std::vector<Case> everywhere = {
      "--engine generic: --chunks and --walk-kernel are the backward engine's"},
     {"bulgarian analyze 10 --walk-kernel lane",
      "--walk-kernel: 'lane' is not one of rounds, "
-     "lanes; did you mean lanes?"},
+     "lanes, lanes-leaves; did you mean lanes?"},
     {"bulgarian analyze 10 --walk-kernel lanes --backend cpu",
      "--walk-kernel lanes: this run walks on CPU threads"},
     {"bulgarian analyze 10 --variant carolina --engine forward",

@@ -1,5 +1,6 @@
 // GPU engines against the CPU engines on the same sizes: identical counts, identical random
 // chains. Skips where no CUDA device answers.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -66,11 +67,13 @@ TEST_F(GpuBulgarian, BackwardWalkInShortRoundsMatchesCpu) {
   }
 }
 
-// The lanes kernel (core/bulgarian_lane.hpp) and the rounds kernel, each on its own: with a
-// few host subtrees the device walks nearly all, and with launches of 64 passes (n <= 50) the
-// lanes kernel parks its walks, the host splits them, and later launches go on with them.
-TEST_F(GpuBulgarian, BothWalkKernelsMatchCpu) {
-  for (const WalkKernel kernel : {WalkKernel::lanes, WalkKernel::rounds}) {
+// The lanes kernels (core/bulgarian_lane.hpp, leaves stepped down to or visited in place) and
+// the rounds kernel, each on its own: with a few host subtrees the device walks nearly all, and
+// with launches of 64 passes (n <= 50) a lanes kernel parks its walks, the host splits them,
+// and later launches go on with them.
+TEST_F(GpuBulgarian, EveryWalkKernelMatchesCpu) {
+  for (const WalkKernel kernel :
+       {WalkKernel::lanes, WalkKernel::lanes_leaves, WalkKernel::rounds}) {
     SCOPED_TRACE(walk_kernel_name(kernel));
     BackwardOptions options;
     options.walk_kernel = kernel;
@@ -92,57 +95,64 @@ TEST_F(GpuBulgarian, BothWalkKernelsMatchCpu) {
   }
 }
 
-// A journaled run's chunks on the lanes kernel, each equal to the CPU walk of the same chunk.
-TEST_F(GpuBulgarian, LanesKernelEqualsCpuChunkByChunk) {
+// A journaled run's chunks on either lanes kernel, each equal to the CPU walk of the same chunk.
+TEST_F(GpuBulgarian, LanesKernelsEqualCpuChunkByChunk) {
   const int n = 70, chunks = 16;
   const ForestChunks cut = cut_forest(n, chunks, ForestSplit::sampled);
-  for (int c = 0; c < chunks; ++c) {
-    SCOPED_TRACE(c);
-    const std::vector<ForestWalker> part(cut.chunk(c).begin(), cut.chunk(c).end());
-    std::atomic<std::uint64_t> cpu_visited = 0;  // what each walk told the progress
-    std::uint64_t gpu_visited = 0;
-    const ForestCounts cpu =
-        walk_subtrees_cpu(part, depth_bound(n), 2, [&](std::uint64_t p) { cpu_visited += p; });
-    const GpuWalk gpu = walk_subtrees_gpu(n, part, std::nullopt, std::nullopt, WalkKernel::lanes,
-                                          [&](std::uint64_t p) { gpu_visited += p; });
-    EXPECT_EQ(gpu.counts.histogram, cpu.histogram);
-    EXPECT_EQ(gpu.counts.leaves, cpu.leaves);
-    EXPECT_EQ(cpu_visited.load(), cpu.nodes());
-    EXPECT_EQ(gpu_visited, gpu.counts.nodes());
-  }
+  for (int c = 0; c < chunks; ++c)
+    for (const WalkKernel kernel : {WalkKernel::lanes, WalkKernel::lanes_leaves}) {
+      SCOPED_TRACE(fmt::format("chunk {}, {}", c, walk_kernel_name(kernel)));
+      const std::vector<ForestWalker> part(cut.chunk(c).begin(), cut.chunk(c).end());
+      std::atomic<std::uint64_t> cpu_visited = 0;  // what each walk told the progress
+      std::uint64_t gpu_visited = 0;
+      const ForestCounts cpu =
+          walk_subtrees_cpu(part, depth_bound(n), 2, [&](std::uint64_t p) { cpu_visited += p; });
+      const GpuWalk gpu = walk_subtrees_gpu(n, part, std::nullopt, std::nullopt, kernel,
+                                            [&](std::uint64_t p) { gpu_visited += p; });
+      EXPECT_EQ(gpu.counts.histogram, cpu.histogram);
+      EXPECT_EQ(gpu.counts.leaves, cpu.leaves);
+      EXPECT_EQ(cpu_visited.load(), cpu.nodes());
+      EXPECT_EQ(gpu_visited, gpu.counts.nodes());
+    }
 }
 
-// The lanes kernel splits walks on the device: one launch walks n = 80's 16 host subtrees as
-// they are, equal to the CPU walk and to its host twin (lane_walk.hpp); with launches of 64
-// passes, the walks parked launch after launch add up to the same.
-TEST_F(GpuBulgarian, LanesKernelSplitsOnTheDevice) {
+// The lanes kernels split walks on the device: one launch walks n = 80's 16 host subtrees as
+// they are, equal to the CPU walk and to its host twin (lane_walk.hpp), its deepest walk at a
+// partition of the longest transient; with launches of 64 passes, the walks parked launch
+// after launch add up to the same.
+TEST_F(GpuBulgarian, LanesKernelsSplitOnTheDevice) {
   const int n = 80;
   const ForestTop top = expand_forest(n, 16);
   const ForestCounts cpu = walk_subtrees_cpu(top.subtrees, depth_bound(n), 2, nullptr);
-  const gpu::LaneRound one = gpu::bulgarian_walk_lanes(top.subtrees, depth_bound(n));
-  EXPECT_TRUE(one.parked.empty());
-  EXPECT_EQ(one.histogram, cpu.histogram);
-  EXPECT_EQ(one.leaves, cpu.leaves);
-  int deepest = static_cast<int>(cpu.histogram.size()) - 1;
-  while (deepest > 0 && cpu.histogram[deepest] == 0) --deepest;
-  EXPECT_EQ(one.deepest, deepest);
-  EXPECT_EQ(one.deepest_walk.node.depth, deepest);
-  LaneWalkStats stats;
-  const LaneWalk twin = lane_walk_host(top.subtrees, n, {4096, std::uint64_t{1} << 26}, 0, stats);
-  EXPECT_EQ(twin.counts.histogram, cpu.histogram);
+  for (const bool leaves : {false, true}) {
+    SCOPED_TRACE(leaves ? "lanes-leaves" : "lanes");
+    const gpu::LaneRound one =
+        gpu::bulgarian_walk_lanes(top.subtrees, depth_bound(n), gpu::lane_pass_budget, leaves);
+    EXPECT_TRUE(one.parked.empty());
+    EXPECT_EQ(one.histogram, cpu.histogram);
+    EXPECT_EQ(one.leaves, cpu.leaves);
+    int deepest = static_cast<int>(cpu.histogram.size()) - 1;
+    while (deepest > 0 && cpu.histogram[deepest] == 0) --deepest;
+    EXPECT_EQ(one.deepest, deepest);
+    EXPECT_EQ(one.deepest_walk.node.depth, deepest);
+    LaneWalkStats stats;
+    const LaneWalk twin =
+        lane_walk_host(top.subtrees, n, {4096, std::uint64_t{1} << 26, leaves}, 0, stats);
+    EXPECT_EQ(twin.counts.histogram, cpu.histogram);
 
-  ForestCounts sum{std::vector<std::uint64_t>(depth_bound(n)), 0};
-  std::vector<ForestWalker> work = top.subtrees;
-  int launches = 0;
-  while (!work.empty()) {
-    const gpu::LaneRound r = gpu::bulgarian_walk_lanes(work, depth_bound(n), 64);
-    sum.merge({r.histogram, r.leaves});
-    work = r.parked;
-    ++launches;
+    ForestCounts sum{std::vector<std::uint64_t>(depth_bound(n)), 0};
+    std::vector<ForestWalker> work = top.subtrees;
+    int launches = 0;
+    while (!work.empty()) {
+      const gpu::LaneRound r = gpu::bulgarian_walk_lanes(work, depth_bound(n), 64, leaves);
+      sum.merge({r.histogram, r.leaves});
+      work = r.parked;
+      ++launches;
+    }
+    EXPECT_GT(launches, 1);
+    EXPECT_EQ(sum.histogram, cpu.histogram);
+    EXPECT_EQ(sum.leaves, cpu.leaves);
   }
-  EXPECT_GT(launches, 1);
-  EXPECT_EQ(sum.histogram, cpu.histogram);
-  EXPECT_EQ(sum.leaves, cpu.leaves);
 }
 
 TEST_F(GpuBulgarian, ForwardEngineMatchesCpu) {

@@ -39,7 +39,7 @@ void run_backward(int n, const RunTarget& target, Progress* progress,
                   const BackwardOptions& options, Analysis& a) {
   const bool gpu = target.backend == Backend::gpu;
   const std::size_t gpu_top =
-      options.walk_kernel == WalkKernel::lanes ? lanes_host_subtrees : gpu_subtrees;
+      walks_in_lanes(options.walk_kernel) ? lanes_host_subtrees : gpu_subtrees;
   ForestTop top = expand_forest(n, gpu ? options.gpu_host_subtrees.value_or(gpu_top)
                                        : subtrees_per_cpu_thread * target.threads);
   ForestCounts counts = std::move(top.counts);

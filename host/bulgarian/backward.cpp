@@ -295,12 +295,17 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
 }
 
 const char* walk_kernel_name(WalkKernel kernel) {
-  return kernel == WalkKernel::rounds ? "rounds" : "lanes";
+  return kernel == WalkKernel::rounds  ? "rounds"
+         : kernel == WalkKernel::lanes ? "lanes"
+                                       : "lanes-leaves";
 }
 
 WalkKernel parse_walk_kernel(const std::string& name) {
-  return parse_choice(name, "--walk-kernel", {"rounds", "lanes"}) == "lanes" ? WalkKernel::lanes
-                                                                             : WalkKernel::rounds;
+  const std::string chosen =
+      parse_choice(name, "--walk-kernel", {"rounds", "lanes", "lanes-leaves"});
+  return chosen == "lanes"    ? WalkKernel::lanes
+         : chosen == "rounds" ? WalkKernel::rounds
+                              : WalkKernel::lanes_leaves;
 }
 
 #ifdef PILES_HAVE_CUDA
@@ -332,13 +337,13 @@ LaneWalk walk_in_rounds(std::vector<ForestWalker> work, int depth_limit, std::ui
   return out;
 }
 
-// The lanes kernel: one launch, or more where its passes run out.
+// The lanes (or lanes-leaves) kernel: one launch, or more where its passes run out.
 LaneWalk walk_in_lanes(std::vector<ForestWalker> work, int depth_limit, std::uint64_t passes,
-                       const UnitsDone& visited, const Cancel& cancel) {
+                       bool leaves_in_place, const UnitsDone& visited, const Cancel& cancel) {
   return drive_lane_walk(
-      std::move(work), lanes_host_walks_per_lane * gpu::walk_lanes_resident(),
+      std::move(work), lanes_host_walks_per_lane * gpu::walk_lanes_resident(leaves_in_place),
       [&](const std::vector<ForestWalker>& queue) {
-        gpu::LaneRound r = gpu::bulgarian_walk_lanes(queue, depth_limit, passes);
+        gpu::LaneRound r = gpu::bulgarian_walk_lanes(queue, depth_limit, passes, leaves_in_place);
         LaneLaunch l;
         l.counts = {std::move(r.histogram), r.leaves};
         if (visited) visited(l.counts.nodes());
@@ -375,7 +380,8 @@ GpuWalk walk_subtrees_gpu(int n, std::vector<ForestWalker> work,
   if (visited) visited(tops.counts.nodes());
   const LaneWalk device = rounds
                               ? walk_in_rounds(std::move(work), depth_limit, steps, visited, cancel)
-                              : walk_in_lanes(std::move(work), depth_limit, steps, visited, cancel);
+                              : walk_in_lanes(std::move(work), depth_limit, steps,
+                                              kernel == WalkKernel::lanes_leaves, visited, cancel);
   check_depth(device.too_deep);
   check_longest_transient(n, device.counts.histogram,
                           replay_to_depth(device.deepest_walk, device.deepest, steps), "backward");

@@ -52,8 +52,14 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
 // The GPU walk's kernels: `rounds` gives each thread a walk per round and the warp waits for
 // its longest (walk_round_kernel); `lanes` walks a subtree per lane one unit a pass and
 // refills a lane as soon as its walk ends, from its warp's busy lanes or the device's pool of
-// walks (core/bulgarian_lane.hpp, walk_lanes_kernel).
-enum class WalkKernel { rounds, lanes };
+// walks (core/bulgarian_lane.hpp, walk_lanes_kernel); `lanes_leaves` ("lanes-leaves") is lanes
+// visiting a leaf child from its parent in one descent unit, as the CPU walk does, where lanes
+// steps down to it and back (two units; about 45% of the partitions are leaves).
+enum class WalkKernel { rounds, lanes, lanes_leaves };
+// Whether a kernel walks in lanes (lanes, lanes-leaves).
+constexpr bool walks_in_lanes(WalkKernel k) {
+  return k != WalkKernel::rounds;
+}
 // The top of the forest the host walks before the lanes kernel takes over: split_walk then cuts
 // those subtrees into the launch's walks without visiting them, so the host's own share of
 // the forest stays small (with the rounds kernel's 2^19 subtrees it walked 25% of n = 90's).
@@ -67,7 +73,7 @@ inline constexpr std::size_t lanes_host_walks_per_lane = 0;
 // run it since.
 inline constexpr WalkKernel default_walk_kernel = WalkKernel::rounds;
 const char* walk_kernel_name(WalkKernel kernel);
-// Parses --walk-kernel: rounds | lanes.
+// Parses --walk-kernel: rounds | lanes | lanes-leaves.
 WalkKernel parse_walk_kernel(const std::string& name);
 
 struct GpuWalk {

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <deque>
 
-#include "host/bulgarian/lane_costs.hpp"
-
 namespace piles::bulgarian {
 namespace {
 
@@ -24,15 +22,15 @@ struct LaneTally {
   }
 };
 
-// The deepest node a lane stood on: every node a lane stands on has been visited, and the
-// kernel keeps each lane's deepest the same way.
+// The deepest partition a lane visited (load's root, step's descent), as the kernel keeps each
+// lane's.
 struct Deepest {
   int depth = -1;
   ForestNode node;
 
-  void see(const lanes::Lane& a) {
-    if (a.w.node.depth <= depth) return;
-    depth = a.w.node.depth;
+  void see(const lanes::Lane& a, int visited) {
+    if (visited <= depth) return;
+    depth = visited;
     node = a.w.node;
   }
 };
@@ -45,6 +43,7 @@ struct Launch {
   std::deque<ForestWalker> pool;
   std::uint64_t open = 0;
   std::uint64_t low_water = 0;
+  bool leaves_in_place = false;
   LaneTally visit;
   Deepest deepest;
   LaneWalkStats& stats;
@@ -82,7 +81,7 @@ struct Launch {
         lanes::Lane& a = w[idle[k]];
         lanes::load(a, pool.front(), visit);
         pool.pop_front();
-        deepest.see(a);
+        deepest.see(a, a.w.node.depth);
         ended(a);
       }
       stats.walks_taken += got;
@@ -125,9 +124,9 @@ struct Launch {
     ++stats.unit_passes[unit];
     for (lanes::Lane& a : w) {
       if (a.unit != unit) continue;
-      lanes::step(a, visit);
+      const int visited = leaves_in_place ? lanes::step<true>(a, visit) : lanes::step(a, visit);
       ++stats.units[unit];
-      deepest.see(a);
+      deepest.see(a, visited);
       ended(a);
     }
     return true;
@@ -153,9 +152,8 @@ double LaneWalkStats::passes_per_partition() const {
   return partitions ? static_cast<double>(passes) / static_cast<double>(partitions) : 0;
 }
 
-double LaneWalkStats::warp_instructions_per_partition() const {
+double LaneWalkStats::warp_instructions_per_partition(const WalkUnitCosts& c) const {
   if (!partitions) return 0;
-  const WalkUnitCosts& c = walk_lane_costs;
   double total = static_cast<double>(passes) * c.pass + static_cast<double>(takes) * c.take +
                  static_cast<double>(give_rounds) * c.give +
                  static_cast<double>(push_rounds) * c.push + static_cast<double>(waits) * c.wait;
@@ -169,8 +167,13 @@ LaneLaunch lane_launch_host(const std::vector<ForestWalker>& queue, int depth_li
   LaneLaunch out;
   out.counts.histogram.assign(depth_limit, 0);
   out.taken = queue.size();
-  Launch launch{{queue.begin(), queue.end()}, queue.size(), lanes::pool_low_water(device.lanes),
-                {out.counts, out.too_deep},   {},           stats};
+  Launch launch{{queue.begin(), queue.end()},
+                queue.size(),
+                lanes::pool_low_water(device.lanes),
+                device.leaves_in_place,
+                {out.counts, out.too_deep},
+                {},
+                stats};
   // The kernel's grid: every lane the device holds, since walks split to fill them.
   std::vector<Warp> warps(std::max<std::size_t>(1, device.lanes / warp_lanes));
   std::vector<std::uint8_t> running(warps.size(), 1);
@@ -194,7 +197,7 @@ LaneLaunch lane_launch_host(const std::vector<ForestWalker>& queue, int depth_li
   stats.parked += out.parked.size();
   if (launch.deepest.depth >= 0) {
     out.deepest = launch.deepest.depth;
-    out.deepest_walk = ForestWalker::at(launch.deepest.node);
+    out.deepest_walk = ForestWalker::at(lanes::node_at_depth(launch.deepest.node, out.deepest));
   }
   stats.partitions += out.counts.nodes();
   return out;

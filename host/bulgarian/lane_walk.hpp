@@ -7,6 +7,7 @@
 
 #include "core/bulgarian_lane.hpp"
 #include "host/bulgarian/backward.hpp"
+#include "host/bulgarian/lane_costs.hpp"
 #include "host/common/slices.hpp"
 
 namespace piles::bulgarian {
@@ -55,15 +56,18 @@ struct LaneWalkStats {
   // Units run over the grid's lanes times the serial passes: how busy the whole device is.
   double device_lane_use() const;
   double passes_per_partition() const;
-  // Warp instructions per partition by the per-unit SASS counts of lane_costs.hpp.
-  double warp_instructions_per_partition() const;
+  // Warp instructions per partition by per-unit SASS counts (lane_costs.hpp: walk_lane_costs,
+  // or walk_lane_leaves_costs for the lanes-leaves kernel).
+  double warp_instructions_per_partition(const WalkUnitCosts& costs) const;
 };
 
 // The device shape the twin emulates: resident lanes (the kernel's grid is no larger than the
-// device holds) and the passes a launch may run.
+// device holds) and the passes a launch may run; and the kernel: leaves visited in place
+// (lanes::step<true>, the lanes-leaves kernel) or stepped down to (lanes).
 struct LaneDevice {
   std::size_t lanes = 0;
   std::uint64_t pass_budget = 0;
+  bool leaves_in_place = false;
 };
 
 // One launch on the host, warp by warp and pass by pass, with the kernel's rules.

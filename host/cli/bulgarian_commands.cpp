@@ -307,8 +307,9 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
         analyze->chunks_given = true;
       },
       "Chunks per n of the backward engine's job (default 64)");
-  analyze_cmd->add_option("--walk-kernel", analyze->walk_kernel,
-                          "rounds | lanes: the backward walk's GPU kernel (default rounds)");
+  analyze_cmd->add_option(
+      "--walk-kernel", analyze->walk_kernel,
+      "rounds | lanes | lanes-leaves: the backward walk's GPU kernel (default rounds)");
   add_job_options(*analyze_cmd, analyze->job);
   analyze_cmd->footer("Example:\n  piles bulgarian analyze 1..30 --quiet");
   analyze_cmd->callback([analyze, &common] { run_analyze(*analyze, common); });
