@@ -149,6 +149,30 @@ struct ForestNode {
     return largest < v - 1;
   }
 
+  // Whether the predecessor made from candidate group g has exactly one predecessor, a leaf (a
+  // "twig": about a quarter of the partitions, each holding one leaf), without making either.
+  // The child has v = value(g) parts: this node's others, one larger, then v - parts + 1 ones.
+  // Its candidates are its parts of at least v - 1, so it has one when its largest part w1
+  // reaches v - 1 and its second largest w2 does not; that candidate's child is a leaf by
+  // child_is_leaf's rule, read off the child's first two groups (w1 of multiplicity 1, w2).
+  PILES_HD bool child_is_twig(int g) const {
+    const int v = value(g), ones = v - parts + 1;
+    // The child's first group is this node's head, unless g is the head holding one part.
+    int h = head;
+    if (h == g && mult[h & ring_mask] == 1) ++h;
+    int w1 = 1, w1_mult = ones, w2 = 0;
+    if (h < tail) {
+      w1 = value(h) + 1;
+      w1_mult = mult[h & ring_mask] - (h == g);
+      int h2 = h + 1;
+      if (h2 == g && mult[h2 & ring_mask] == 1) ++h2;
+      w2 = h2 < tail ? value(h2) + 1 : ones > 0 ? 1 : 0;
+    }
+    if (w1_mult != 1 || w1 < v - 1 || (w2 > 0 && w2 >= v - 1)) return false;  // w2 = 0: none
+    const int largest = w2 > 0 ? w2 + 1 : w1 - v + 1 > 0 ? 1 : 0;
+    return largest < w1 - 1;
+  }
+
   // From non-increasing parts, at the given depth.
   PILES_HD void assign(const part_t* p, int len, int at_depth) {
     head = tail = 0;
@@ -238,7 +262,8 @@ struct ForestWalker {
 // Goes on with the walk for at most `budget` descents, calling visit(depth, is_leaf) once per
 // partition. Returns true when the subtree is done (then w.node is its root again).
 // LeavesInPlace: a child that is a leaf (child_is_leaf) is visited from its parent, not descended
-// into and climbed back from; almost half the partitions are leaves. It counts as a descent.
+// into and climbed back from; almost half the partitions are leaves. So is a twig
+// (child_is_twig) and its leaf. Either counts as one descent.
 template <bool LeavesInPlace = false, class Visit>
 PILES_HD bool walk_forest(ForestWalker& w, std::uint64_t budget, Visit&& visit) {
   ForestNode& node = w.node;
@@ -256,6 +281,12 @@ PILES_HD bool walk_forest(ForestWalker& w, std::uint64_t budget, Visit&& visit) 
       if constexpr (LeavesInPlace) {
         if (node.child_is_leaf(g)) {
           visit(node.depth + 1, true);
+          ++g;
+          continue;
+        }
+        if (node.child_is_twig(g)) {
+          visit(node.depth + 1, false);
+          visit(node.depth + 2, true);
           ++g;
           continue;
         }

@@ -228,6 +228,37 @@ TEST(BulgarianEngines, ChildIsLeafAsTheChildSays) {
   EXPECT_GT(leaves, 10000);
 }
 
+// Every candidate of every partition of n <= 50 that has one: child_is_twig says what the child
+// made from it and that child's own candidates say (exactly one, whose child is a leaf).
+TEST(BulgarianEngines, ChildIsTwigAsTheChildSays) {
+  int twigs = 0, others = 0;
+  for (int n = 1; n <= 50; ++n) {
+    ForestTop top = expand_forest(n, 1);
+    std::vector<ForestWalker> work = top.subtrees;
+    for (ForestWalker& w : work)
+      walk_forest(w, ~std::uint64_t{0}, [&](int, bool) {
+        const ForestNode& node = w.node;
+        for (int g = node.head; node.is_candidate(g); ++g) {
+          ForestNode child = node;
+          child.descend(g);
+          int candidates = 0;
+          bool leaf = false;
+          for (int c = child.head; child.is_candidate(c); ++c) {
+            ForestNode grandchild = child;
+            grandchild.descend(c);
+            ++candidates;
+            leaf = grandchild.is_leaf();
+          }
+          const bool twig = candidates == 1 && leaf;
+          EXPECT_EQ(node.child_is_twig(g), twig) << n << " " << g;
+          (twig ? twigs : others) += 1;
+        }
+      });
+  }
+  EXPECT_GT(twigs, 100000);
+  EXPECT_GT(others, 100000);
+}
+
 TEST(BulgarianEngines, DescendThenAscendRestoresTheNode) {
   const std::vector<part_t> parts = {5, 5, 3, 2, 2, 1};
   ForestNode node;
