@@ -207,54 +207,51 @@ TEST(BulgarianEngines, SplitWalksWithLeavesInPlaceCoverTheForestOnce) {
   split_walks_cover_the_forest_once<true>();
 }
 
-// Every candidate of every partition of n <= 30 that has one: child_is_leaf says what the
-// child made from it says of itself.
-TEST(BulgarianEngines, ChildIsLeafAsTheChildSays) {
-  int leaves = 0;
-  for (int n = 1; n <= 30; ++n) {
+// Calls f(n, node, g, child) for every candidate g of every partition `node` of n = 1..max_n
+// that has one, child being the predecessor made from g.
+template <class F>
+void for_every_candidate(int max_n, F&& f) {
+  for (int n = 1; n <= max_n; ++n) {
     ForestTop top = expand_forest(n, 1);
-    std::vector<ForestWalker> work = top.subtrees;
-    for (ForestWalker& w : work)
+    for (ForestWalker& w : top.subtrees)
       walk_forest(w, ~std::uint64_t{0}, [&](int, bool) {
         const ForestNode& node = w.node;
         for (int g = node.head; node.is_candidate(g); ++g) {
           ForestNode child = node;
           child.descend(g);
-          EXPECT_EQ(node.child_is_leaf(g), child.is_leaf()) << n << " " << g;
-          leaves += child.is_leaf();
+          f(n, node, g, child);
         }
       });
   }
+}
+
+// child_is_leaf says what the child made from the candidate says of itself (n <= 30).
+TEST(BulgarianEngines, ChildIsLeafAsTheChildSays) {
+  int leaves = 0;
+  for_every_candidate(30, [&](int n, const ForestNode& node, int g, const ForestNode& child) {
+    EXPECT_EQ(node.child_is_leaf(g), child.is_leaf()) << n << " " << g;
+    leaves += child.is_leaf();
+  });
   EXPECT_GT(leaves, 10000);
 }
 
-// Every candidate of every partition of n <= 50 that has one: child_is_twig says what the child
-// made from it and that child's own candidates say (exactly one, whose child is a leaf).
+// child_is_twig says what the child made from the candidate and that child's own candidates say:
+// exactly one, whose child is a leaf (n <= 50).
 TEST(BulgarianEngines, ChildIsTwigAsTheChildSays) {
   int twigs = 0, others = 0;
-  for (int n = 1; n <= 50; ++n) {
-    ForestTop top = expand_forest(n, 1);
-    std::vector<ForestWalker> work = top.subtrees;
-    for (ForestWalker& w : work)
-      walk_forest(w, ~std::uint64_t{0}, [&](int, bool) {
-        const ForestNode& node = w.node;
-        for (int g = node.head; node.is_candidate(g); ++g) {
-          ForestNode child = node;
-          child.descend(g);
-          int candidates = 0;
-          bool leaf = false;
-          for (int c = child.head; child.is_candidate(c); ++c) {
-            ForestNode grandchild = child;
-            grandchild.descend(c);
-            ++candidates;
-            leaf = grandchild.is_leaf();
-          }
-          const bool twig = candidates == 1 && leaf;
-          EXPECT_EQ(node.child_is_twig(g), twig) << n << " " << g;
-          (twig ? twigs : others) += 1;
-        }
-      });
-  }
+  for_every_candidate(50, [&](int n, const ForestNode& node, int g, const ForestNode& child) {
+    int candidates = 0;
+    bool leaf = false;
+    for (int c = child.head; child.is_candidate(c); ++c) {
+      ForestNode grandchild = child;
+      grandchild.descend(c);
+      ++candidates;
+      leaf = grandchild.is_leaf();
+    }
+    const bool twig = candidates == 1 && leaf;
+    EXPECT_EQ(node.child_is_twig(g), twig) << n << " " << g;
+    (twig ? twigs : others) += 1;
+  });
   EXPECT_GT(twigs, 100000);
   EXPECT_GT(others, 100000);
 }
