@@ -6,7 +6,7 @@
 // a pass's own votes and the end of its work, the pass of a warp that waits), and one that
 // does nothing, and the lanes-leaves kernel's descent, for `scripts/lane-costs --walk` to count
 // their SASS instructions. The visit is
-// the kernel's: a shared-memory histogram bin, the leaf count and the lane's deepest node.
+// the kernel's: a shared-memory histogram bin, the leaf count and the lane's deepest walk.
 // Not part of the build.
 #include <cuda/atomic>
 
@@ -28,7 +28,7 @@ enum Probe {
   push_probe,
   wait_probe,
   nothing_probe,
-  descend_leaves_probe  // the lanes-leaves kernel's descent (lanes::step<true>)
+  descend_leaves_probe  // the lanes-leaves kernel's descent (lanes::step<true>): leaf, twig or down
 };
 
 using namespace piles::gpu::walk_lanes;
@@ -44,7 +44,7 @@ __global__ void walk_unit_probe(lanes::Lane* all, ForestWalker* slots, unsigned 
   unsigned long long leaves = out[0];
   int deepest = static_cast<int>(out[1]);
   long long opened = static_cast<long long>(out[2]);
-  ForestNode* deepest_node = reinterpret_cast<ForestNode*>(out + 1024);
+  ForestWalker* deepest_walk = reinterpret_cast<ForestWalker*>(out + 1024);
   auto visit = [&](int depth, bool leaf) {
     leaves += leaf;
     if (depth < depth_limit && atomicAdd(&block_hist[depth], 1u) == (1u << 31) - 1) {
@@ -55,7 +55,7 @@ __global__ void walk_unit_probe(lanes::Lane* all, ForestWalker* slots, unsigned 
   auto see = [&](int visited) {
     if (visited <= deepest) return;
     deepest = visited;
-    deepest_node[threadIdx.x] = lane.w.node;
+    deepest_walk[threadIdx.x] = lane.w;
   };
   unsigned long long* seq = out + 8;
   long long* avail = reinterpret_cast<long long*>(next + 2);

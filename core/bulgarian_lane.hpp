@@ -43,11 +43,11 @@ PILES_HD void load(Lane& a, const ForestWalker& w, Visit& visit) {
   plan(a);
 }
 
-// One unit, the one a.unit names (descend or ascend); returns the depth of the partition it
-// visited (-1: none, an ascent). LeavesInPlace: a child that is a leaf (child_is_leaf) is
-// visited from its parent, as walk_forest<true> does on the CPU, in one descent unit where
-// stepping down to it and back took a descent and an ascent; the lane stays on the parent, one
-// level above the partition it visited.
+// One unit, the one a.unit names (descend or ascend); returns the depth of the deepest partition
+// it visited (-1: none, an ascent). LeavesInPlace: a child that is a leaf (child_is_leaf), or a
+// twig with its leaf (child_is_twig), is visited from its parent, as walk_forest<true> does on
+// the CPU, in one descent unit where stepping down to it and back took two units (four for a
+// twig and its leaf); the lane stays on the parent, with the candidate after it to try.
 template <bool LeavesInPlace = false, class Visit>
 PILES_HD int step(Lane& a, Visit& visit) {
   ForestNode& x = a.w.node;
@@ -57,13 +57,17 @@ PILES_HD int step(Lane& a, Visit& visit) {
     if (LeavesInPlace && x.child_is_leaf(a.w.next)) {
       visited = x.depth + 1;
       ++a.w.next;
+    } else if (LeavesInPlace && x.child_is_twig(a.w.next)) {
+      visit(x.depth + 1, false);
+      visited = x.depth + 2;
+      ++a.w.next;
     } else {
       x.descend(a.w.next);
       visited = x.depth;
       leaf = x.is_leaf();
       a.w.next = x.head;
     }
-    visit(visited, leaf);  // once, where both ways meet: a warp whose lanes part issues it once
+    visit(visited, leaf);  // once, where the ways meet: a warp whose lanes part issues it once
   } else {
     a.w.next = x.ascend() + 1;
   }
@@ -71,11 +75,12 @@ PILES_HD int step(Lane& a, Visit& visit) {
   return visited;
 }
 
-// A partition at `depth` from the node a lane stood on when it visited that depth (step's
-// return): the node itself, or where step visited a leaf in place one level below it, a child
-// of it, which is as deep (the head group is a candidate wherever any group is). So the kernel
-// keeps a lane's deepest as a node and a depth, and the host makes the partition.
-PILES_HD inline ForestNode node_at_depth(ForestNode x, int depth) {
+// A partition at `depth` from the walk a lane had when it visited that depth (step's return):
+// its node, or where step visited a leaf or a twig's leaf in place below it, that partition,
+// made from the candidate before w.next (a twig's one candidate is its head).
+PILES_HD inline ForestNode node_at_depth(const ForestWalker& w, int depth) {
+  ForestNode x = w.node;
+  if (depth > x.depth) x.descend(w.next - 1);
   if (depth > x.depth) x.descend(x.head);
   return x;
 }

@@ -97,12 +97,12 @@ struct WalkPool {
 };
 
 // One launch of the walk in lanes: the pool (holding the host's queue), where open walks park
-// when the passes run out, each lane's deepest node, and the totals.
+// when the passes run out, each lane's walk at its deepest visit, and the totals.
 struct LanesLaunch {
   WalkPool pool;
   ForestWalker* parked;
   unsigned long long* parked_count;
-  bulgarian::ForestNode* deepest_node;  // per lane of the grid
+  ForestWalker* deepest_walk;  // per lane of the grid
   unsigned long long* histogram;
   unsigned long long* leaves;
   unsigned long long* deepest;  // (depth + 1) << 32 | the grid lane whose node it is
@@ -116,8 +116,8 @@ struct LanesLaunch {
 // the pool (one atomic); a warp whose lanes are all busy splits walks into the pool while it
 // runs low; the warp runs the unit most of its busy lanes want. The launch ends when no walk
 // is left, or parks the open ones when its passes run out. Depths go to a block-wide histogram
-// as in walk_round_kernel. LeavesInPlace: a leaf child is visited from its parent in one
-// descent unit (lanes::step<true>, the lanes-leaves kernel).
+// as in walk_round_kernel. LeavesInPlace: a leaf child, or a twig and its leaf, is visited from
+// its parent in one descent unit (lanes::step<true>, the lanes-leaves kernel).
 template <bool LeavesInPlace>
 __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
   namespace lanes = bulgarian::lanes;
@@ -140,12 +140,11 @@ __global__ void __launch_bounds__(block_size) walk_lanes_kernel(LanesLaunch a) {
       count_depth(block_hist, a.histogram, depth);
   };
   lanes::Lane lane;
-  // The lane's deepest visit, and the node it stood on then (lanes::node_at_depth), for the
-  // host's replay.
+  // The lane's deepest visit, and its walk then (lanes::node_at_depth), for the host's replay.
   auto see = [&](int visited) {
     if (visited <= my_deepest) return;
     my_deepest = visited;
-    a.deepest_node[grid_lane] = lane.w.node;
+    a.deepest_walk[grid_lane] = lane.w;
   };
   for (unsigned long long pass = 0; pass < a.pass_budget; ++pass) {
     long long opened = 0;  // walks this pass split off within the warp, less those that ended
@@ -289,7 +288,7 @@ LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth
   d_slots.copy_from(queue.data(), queue.size());
   DeviceBuffer<unsigned long long> d_seq(seq);
   DeviceBuffer<ForestWalker> d_parked(lanes);
-  DeviceBuffer<bulgarian::ForestNode> d_deepest_node(lanes);
+  DeviceBuffer<ForestWalker> d_deepest_walk(lanes);
   // head, tail, avail, open, parked, leaves, deepest
   std::vector<unsigned long long> counters = {0, queue.size(), queue.size(), queue.size(), 0, 0, 0};
   DeviceBuffer<unsigned long long> d_counters(counters);
@@ -307,7 +306,7 @@ LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth
                       reinterpret_cast<long long*>(c + 2),
                       reinterpret_cast<long long*>(c + 3),
                       low_water};
-  const LanesLaunch a{pool,          d_parked.data(), c + 4, d_deepest_node.data(),
+  const LanesLaunch a{pool,          d_parked.data(), c + 4, d_deepest_walk.data(),
                       d_hist.data(), c + 5,           c + 6, d_too_deep.data(),
                       depth_limit,   pass_budget};
   kernel<<<grid, block_size, shared>>>(a);
@@ -330,10 +329,10 @@ LaneRound bulgarian_walk_lanes(const std::vector<ForestWalker>& queue, int depth
   round.leaves = counters[5];
   if (counters[6] != 0) {
     round.deepest = static_cast<int>((counters[6] >> 32) - 1);
-    bulgarian::ForestNode node;
-    PILES_CUDA_CHECK(cudaMemcpy(&node, d_deepest_node.data() + (counters[6] & 0xFFFFFFFFULL),
-                                sizeof node, cudaMemcpyDeviceToHost));
-    round.deepest_walk = ForestWalker::at(bulgarian::lanes::node_at_depth(node, round.deepest));
+    ForestWalker walk;
+    PILES_CUDA_CHECK(cudaMemcpy(&walk, d_deepest_walk.data() + (counters[6] & 0xFFFFFFFFULL),
+                                sizeof walk, cudaMemcpyDeviceToHost));
+    round.deepest_walk = ForestWalker::at(bulgarian::lanes::node_at_depth(walk, round.deepest));
   }
   int too_deep = 0;
   d_too_deep.copy_to(&too_deep, 1);

@@ -41,7 +41,8 @@ inline constexpr std::uint64_t lane_pass_budget = std::uint64_t{1} << 26;
 // rest of its busy lanes' walks, else walks of the pool, warps whose lanes are all busy split
 // walks into the pool while it runs low, and the warp runs the unit (descend or ascend) most
 // of its busy lanes want. Open walks are parked only when the launch runs out of passes.
-// leaves_in_place: the lanes-leaves kernel, which visits a leaf child from its parent in one
+// leaves_in_place: the lanes-leaves kernel, which visits a leaf child (or a twig and its leaf)
+// from its parent in one
 // descent unit (lanes::step<true>).
 struct LaneRound {
   std::vector<std::uint64_t> histogram;  // [d]: partitions visited at distance d from the cycle

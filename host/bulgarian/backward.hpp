@@ -53,8 +53,9 @@ ForestCounts walk_subtrees_cpu(std::vector<ForestWalker> work, int depth_limit, 
 // its longest (walk_round_kernel); `lanes` walks a subtree per lane one unit a pass and
 // refills a lane as soon as its walk ends, from its warp's busy lanes or the device's pool of
 // walks (core/bulgarian_lane.hpp, walk_lanes_kernel); `lanes_leaves` ("lanes-leaves") is lanes
-// visiting a leaf child from its parent in one descent unit, as the CPU walk does, where lanes
-// steps down to it and back (two units; about 45% of the partitions are leaves).
+// visiting a leaf child, or a twig and its leaf, from its parent in one descent unit, as the
+// CPU walk does, where lanes steps down to it and back (about 45% of the partitions are
+// leaves, a quarter twigs).
 enum class WalkKernel { rounds, lanes, lanes_leaves };
 // Whether a kernel walks in lanes (lanes, lanes-leaves).
 constexpr bool walks_in_lanes(WalkKernel k) {

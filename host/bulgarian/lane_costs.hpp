@@ -27,9 +27,9 @@ struct WalkUnitCosts {
   int wait;
 };
 
-inline constexpr WalkUnitCosts walk_lane_costs{{166, 216}, 318, 132, 148, 56, 17};
-// The lanes-leaves kernel's: its descent holds both ways, the leaf visited in place and the
-// step down (a warp whose lanes part there issues both).
-inline constexpr WalkUnitCosts walk_lane_leaves_costs{{205, 216}, 318, 132, 148, 56, 17};
+inline constexpr WalkUnitCosts walk_lane_costs{{169, 219}, 309, 132, 148, 56, 17};
+// The lanes-leaves kernel's: its descent holds every way, a leaf or a twig visited in place and
+// the step down (a warp whose lanes part there issues each).
+inline constexpr WalkUnitCosts walk_lane_leaves_costs{{294, 219}, 309, 132, 148, 56, 17};
 
 }  // namespace piles::bulgarian

@@ -26,12 +26,12 @@ struct LaneTally {
 // lane's.
 struct Deepest {
   int depth = -1;
-  ForestNode node;
+  ForestWalker walk;
 
   void see(const lanes::Lane& a, int visited) {
     if (visited <= depth) return;
     depth = visited;
-    node = a.w.node;
+    walk = a.w;
   }
 };
 
@@ -197,7 +197,7 @@ LaneLaunch lane_launch_host(const std::vector<ForestWalker>& queue, int depth_li
   stats.parked += out.parked.size();
   if (launch.deepest.depth >= 0) {
     out.deepest = launch.deepest.depth;
-    out.deepest_walk = ForestWalker::at(lanes::node_at_depth(launch.deepest.node, out.deepest));
+    out.deepest_walk = ForestWalker::at(lanes::node_at_depth(launch.deepest.walk, out.deepest));
   }
   stats.partitions += out.counts.nodes();
   return out;

@@ -62,8 +62,8 @@ struct LaneWalkStats {
 };
 
 // The device shape the twin emulates: resident lanes (the kernel's grid is no larger than the
-// device holds) and the passes a launch may run; and the kernel: leaves visited in place
-// (lanes::step<true>, the lanes-leaves kernel) or stepped down to (lanes).
+// device holds) and the passes a launch may run; and the kernel: leaves and twigs visited in
+// place (lanes::step<true>, the lanes-leaves kernel) or stepped down to (lanes).
 struct LaneDevice {
   std::size_t lanes = 0;
   std::uint64_t pass_budget = 0;
