@@ -77,8 +77,7 @@ int main(int argc, char** argv) {
     out = leaves ? "results/bench/bulgarian_lane_walk_leaves.md"
                  : "results/bench/bulgarian_lane_walk.md";
   const piles::bulgarian::LaneDevice device{lanes, piles::gpu::lane_pass_budget, leaves};
-  const piles::bulgarian::WalkUnitCosts& costs =
-      leaves ? piles::bulgarian::walk_lane_leaves_costs : piles::bulgarian::walk_lane_costs;
+  const piles::bulgarian::WalkUnitCosts& costs = piles::bulgarian::walk_costs(leaves);
   std::string rows;
   for (int n = from; n <= to; n += step) {
     std::vector<piles::bulgarian::ForestWalker> work = sampled_top(n, top, sample);

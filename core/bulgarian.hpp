@@ -138,15 +138,19 @@ struct ForestNode {
   // Garden of Eden: no predecessor, i.e. largest part <= parts - 2.
   PILES_HD bool is_leaf() const { return !is_candidate(head); }
 
-  // Whether the predecessor made from candidate group g is a leaf, without making it. It has v =
-  // value(g) parts; every other part gains one and v - parts + 1 ones join them. Unless g is the
-  // head holding a single part, the head's part stays and exceeds v: never a leaf.
+  // Whether taking the single largest part v of a partition of `count` parts, whose next
+  // distinct part is `second` (0: none), makes a leaf: that predecessor has v parts, the others
+  // one larger and v - count + 1 ones, and is a leaf when its largest is below v - 1.
+  PILES_HD static bool leaf_below(int v, int count, int second) {
+    const int largest = second > 0 ? second + 1 : v - count + 1 > 0 ? 1 : 0;
+    return largest < v - 1;
+  }
+
+  // Whether the predecessor made from candidate group g is a leaf, without making it. Unless g
+  // is the head holding a single part, the head's part stays and exceeds v: never a leaf.
   PILES_HD bool child_is_leaf(int g) const {
     if (g != head || mult[head & ring_mask] != 1) return false;
-    const int v = value(g);
-    const int rest = head + 1 < tail ? value(head + 1) + 1 : 0;  // the largest part left, + 1
-    const int largest = rest > 0 ? rest : v - parts + 1 > 0 ? 1 : 0;
-    return largest < v - 1;
+    return leaf_below(value(g), parts, head + 1 < tail ? value(head + 1) : 0);
   }
 
   // Whether the predecessor made from candidate group g has exactly one predecessor, a leaf (a
@@ -154,7 +158,7 @@ struct ForestNode {
   // The child has v = value(g) parts: this node's others, one larger, then v - parts + 1 ones.
   // Its candidates are its parts of at least v - 1, so it has one when its largest part w1
   // reaches v - 1 and its second largest w2 does not; that candidate's child is a leaf by
-  // child_is_leaf's rule, read off the child's first two groups (w1 of multiplicity 1, w2).
+  // child_is_leaf's rule (leaf_below), read off the child's first two groups.
   PILES_HD bool child_is_twig(int g) const {
     const int v = value(g), ones = v - parts + 1;
     // The child's first group is this node's head, unless g is the head holding one part.
@@ -169,8 +173,7 @@ struct ForestNode {
       w2 = h2 < tail ? value(h2) + 1 : ones > 0 ? 1 : 0;
     }
     if (w1_mult != 1 || w1 < v - 1 || (w2 > 0 && w2 >= v - 1)) return false;  // w2 = 0: none
-    const int largest = w2 > 0 ? w2 + 1 : w1 - v + 1 > 0 ? 1 : 0;
-    return largest < w1 - 1;
+    return leaf_below(w1, v, w2);
   }
 
   // From non-increasing parts, at the given depth.

@@ -267,8 +267,7 @@ TEST(BulgarianLaneWalk, LanesAtLeastHalfBusyFromNinetyToOneTwenty) {
       RecordProperty("lane_use_" + key, std::to_string(stats.lane_use()));
       RecordProperty("device_lane_use_" + key, std::to_string(stats.device_lane_use()));
       RecordProperty("warp_instructions_per_partition_" + key,
-                     std::to_string(stats.warp_instructions_per_partition(
-                         leaves ? walk_lane_leaves_costs : walk_lane_costs)));
+                     std::to_string(stats.warp_instructions_per_partition(walk_costs(leaves))));
     }
 }
 

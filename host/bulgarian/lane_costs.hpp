@@ -30,6 +30,11 @@ struct WalkUnitCosts {
 inline constexpr WalkUnitCosts walk_lane_costs{{169, 219}, 309, 132, 148, 56, 17};
 // The lanes-leaves kernel's: its descent holds every way, a leaf or a twig visited in place and
 // the step down (a warp whose lanes part there issues each).
-inline constexpr WalkUnitCosts walk_lane_leaves_costs{{294, 219}, 309, 132, 148, 56, 17};
+inline constexpr WalkUnitCosts walk_lane_leaves_costs{{295, 219}, 309, 132, 148, 56, 17};
+
+// The costs of the lanes kernel, or of lanes-leaves where leaves are visited in place.
+constexpr const WalkUnitCosts& walk_costs(bool leaves_in_place) {
+  return leaves_in_place ? walk_lane_leaves_costs : walk_lane_costs;
+}
 
 }  // namespace piles::bulgarian
