@@ -148,6 +148,28 @@ TEST(BulgarianCli, ATimeLimitStopsAfterASliceAndTheSameCommandResumes) {
   EXPECT_EQ(analyses(last), analyses(plain));
 }
 
+// A journal goes on with the chunks it was begun with where --chunks is not given; given, they
+// must match.
+TEST(BulgarianCli, AJournalGoesOnWithItsOwnChunks) {
+  const std::string range = "bulgarian analyze 30..34 --threads 2 --json";
+  const auto plain = run_piles(range);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const TempDir dir;
+  const std::string journal = dir.file("journal");
+  const auto stopped =
+      run_piles(range + " --chunks 3 --slice 1e-9 --time-limit 1e-9 --checkpoint " + journal);
+  ASSERT_EQ(stopped.status, 3) << stopped.err;
+
+  const auto other = run_piles(range + " --chunks 64 --checkpoint " + journal);
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("chunks_per_n 3, not chunks_per_n 64"), std::string::npos) << other.err;
+
+  const auto resumed = run_piles(range + " --checkpoint " + journal);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(analyses(resumed), analyses(plain));
+  EXPECT_EQ(piles::read_journal(journal).chunks.size(), 5u * 3);
+}
+
 struct BadInput {
   const char* args;
   const char* named;  // the bad value the message must name

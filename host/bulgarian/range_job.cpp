@@ -178,16 +178,26 @@ class RangeJob {
   std::mutex mutex_;
 };
 
-// The split a journal was begun with, where the run's checkpoint is one; a journal of another
-// game is the job's to refuse, in its words.
-std::optional<ForestSplit> begun_split(const std::string& journal) {
+// The problem a Bulgarian journal was begun with, where the run's checkpoint is one; a journal
+// of another game is the job's to refuse, in its words.
+std::optional<nlohmann::json> begun_problem(const std::string& journal) {
   if (!journal_begun(journal)) return std::nullopt;
-  const nlohmann::json problem = read_journal(journal).problem;
+  nlohmann::json problem = read_journal(journal).problem;
   if (!problem.is_object() || problem.value("game", "") != "bulgarian") return std::nullopt;
-  return split_of(problem);
+  return problem;
 }
 
 }  // namespace
+
+std::optional<int> begun_chunks_per_n(const std::string& journal) {
+  const auto problem = begun_problem(journal);
+  if (!problem) return std::nullopt;
+  const auto chunks = problem->find("chunks_per_n");
+  if (chunks == problem->end() || !chunks->is_number_integer()) return std::nullopt;
+  const auto count = chunks->get<std::int64_t>();
+  if (count < 1 || count > max_chunks_per_n) return std::nullopt;
+  return static_cast<int>(count);
+}
 
 job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
                            const std::function<void(const Analysis&)>& done) {
@@ -199,10 +209,13 @@ job::Outcome analyze_range(const RangeRun& run, const RunTarget& target,
   RangeRun taken = run;
   if (run.run.checkpoint.empty() && !run.run.shard && !session) taken.split = ForestSplit::levels;
   if (!session || session->root())
-    taken.split = begun_split(run.run.checkpoint).value_or(taken.split);
-  if (session)
+    if (const auto problem = begun_problem(run.run.checkpoint)) taken.split = split_of(*problem);
+  // Rank 0's chunks too: where the others cannot read the journal, they took the default.
+  if (session) {
     taken.split = static_cast<ForestSplit>(
         std::stoi(mpi::broadcast(*session, std::to_string(static_cast<int>(taken.split)))));
+    taken.chunks_per_n = std::stoi(mpi::broadcast(*session, std::to_string(taken.chunks_per_n)));
+  }
   RangeJob range(taken, target, done);
   return job::run(range.describe(), run.run, target);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ job::Outcome merge_range(const std::vector<std::string>& journals,
 // stopped: handed to `done` in increasing n, up to the first n not finished.
 job::Outcome read_finished_range(const std::string& journal,
                                  const std::function<void(const Analysis&)>& done);
+
+// The chunks per n of a Bulgarian journal already begun (none where `journal` is not one yet):
+// a run told no --chunks goes on with them.
+std::optional<int> begun_chunks_per_n(const std::string& journal);
 
 // How far an analyze journal has come (job::survey).
 job::Survey survey_range(const std::string& journal);

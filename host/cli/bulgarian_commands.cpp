@@ -179,9 +179,12 @@ void run_analyze(const AnalyzeOptions& options, const CommonOptions& common) {
   }
   bulgarian::RangeRun run;
   run.range = range;
-  run.chunks_per_n = options.chunks;
+  run.chunks_per_n =
+      options.chunks_given
+          ? options.chunks
+          : bulgarian::begun_chunks_per_n(options.job.checkpoint).value_or(options.chunks);
   run.walk_kernel = walk_kernel;
-  const std::uint64_t chunk_count = (range.last - range.first + 1) * options.chunks;
+  const std::uint64_t chunk_count = (range.last - range.first + 1) * run.chunks_per_n;
   JobSetup setup = setup_job(options.job, common, static_cast<int>(chunk_count));
   setup.target = bulgarian::walk_target(setup.target);
   check_walk_kernel(options, setup.target);
@@ -306,7 +309,7 @@ void add_bulgarian_commands(CLI::App& app, const CommonOptions& common) {
             static_cast<int>(parse_int(text, "--chunks", 1, bulgarian::max_chunks_per_n));
         analyze->chunks_given = true;
       },
-      "Chunks per n of the backward engine's job (default 64)");
+      "Chunks per n of the backward engine's job (default 64, or the --checkpoint journal's)");
   analyze_cmd->add_option(
       "--walk-kernel", analyze->walk_kernel,
       "rounds | lanes | lanes-leaves: the backward walk's GPU kernel (default rounds)");
