@@ -132,3 +132,56 @@ TEST(JournalShow, SaysHowFarJournalsOfTheOtherGamesHaveCome) {
   // Games without targets have no best.
   EXPECT_EQ(r.out.find("best"), std::string::npos) << r.out;
 }
+
+// Where a job weighs its chunks in the unit it counts (Bulgarian partitions, Topswops nodes by
+// the estimate from 14 cards on), `show` says how much is left and how long that takes at the
+// pace of the chunks done; a journal complete, or a Babylon table's, says neither.
+TEST(JournalShow, SaysHowMuchWorkIsLeftAndHowLong) {
+  const TempDir dir;
+  const std::string bulgarian = dir.file("b.jnl"), topswops = dir.file("t.jnl"),
+                    babylon = dir.file("y.jnl");
+  // One chunk an n: the chunks left weigh p(n) each (A000041: p(32..34) = 8349, 10143, 12310);
+  // those done count the partitions they walked, all but the few at the top of each forest.
+  ASSERT_EQ(
+      run_piles("bulgarian analyze 30..34 --chunks 1 --quiet --checkpoint " + bulgarian).status, 0);
+  const auto whole = run_piles("--json journal show " + bulgarian);
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  EXPECT_FALSE(whole.json().contains("units_left"));
+  keep_first_chunks(bulgarian, 2);
+  const auto b = run_piles("--json journal show " + bulgarian);
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(b.json().at("unit"), "partitions");
+  EXPECT_EQ(b.json().at("units_left"), 8349 + 10143 + 12310);
+  const double done = b.json().at("units_done"), seconds = b.json().at("seconds");
+  EXPECT_LE(done, 5604 + 6842);
+  EXPECT_GE(done, 0.99 * (5604 + 6842));
+  EXPECT_NEAR(b.json().at("seconds_left").get<double>(), 30802 * seconds / done,
+              1e-3 * 30802 * seconds / done + 1e-3);
+
+  // f(14) from its answer, cut back to its first 200 of 4,096 chunks: the nodes done and the
+  // estimate of those left add up to the whole search's within the estimator's aim (1.5).
+  const auto run = run_piles("--json topswops solve 14 --bound 101 --checkpoint " + topswops);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const double nodes = run.json().at("nodes");
+  keep_first_chunks(topswops, 200);
+  const auto t = run_piles("--json journal show " + topswops);
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.json().at("unit"), "nodes");
+  const double sum =
+      t.json().at("units_done").get<double>() + t.json().at("units_left").get<double>();
+  EXPECT_GT(sum, nodes / 1.5);
+  EXPECT_LT(sum, nodes * 1.5);
+  const auto text = run_piles("journal show " + topswops);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("\n  left       about "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(" nodes (9"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\n  time left  about "), std::string::npos) << text.out;
+
+  ASSERT_EQ(
+      run_piles("babylon table --colors 2 --max-chips 8 --quiet --checkpoint " + babylon).status,
+      0);
+  keep_first_chunks(babylon, 1);
+  const auto y = run_piles("journal show " + babylon);
+  ASSERT_EQ(y.status, 0) << y.err;
+  EXPECT_EQ(y.out.find("left"), std::string::npos) << y.out;
+}

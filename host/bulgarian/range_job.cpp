@@ -76,6 +76,7 @@ class RangeJob {
       return std::max<std::uint64_t>(1, p * (k + 1) / chunks_ - p * k / chunks_);
     };
     j.live_units = true;
+    j.weights_in_unit = true;
     j.measure = [](const nlohmann::json& payload) {
       return counts_from_json(payload, "chunk").nodes();
     };

@@ -1,8 +1,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "host/common/error.hpp"
 #include "host/common/journal_problem.hpp"
 #include "host/common/output.hpp"
+#include "host/common/progress.hpp"
 #include "host/topswops/solve.hpp"
 #include "host/topswops/tail_job.hpp"
 
@@ -22,11 +25,13 @@ namespace piles::cli {
 namespace {
 
 // The survey of a journal, by the game whose job wrote it.
-job::Survey survey_of(const std::string& file, const nlohmann::json& problem) {
+job::Survey survey_of(const std::string& file, const nlohmann::json& problem,
+                      const CommonOptions& common) {
   const std::string game = journal_text(problem, "game");
   if (game == "topswops")
-    return journal_text(problem, "search").starts_with("tail/") ? topswops::survey_tail(file)
-                                                                : topswops::survey_journal(file);
+    return journal_text(problem, "search").starts_with("tail/")
+               ? topswops::survey_tail(file)
+               : topswops::survey_journal(file, resolve_threads(common.threads));
   if (game == "bulgarian") return bulgarian::survey_range(file);
   if (game == "babylon") return babylon::survey_table(file);
   throw UsageError(fmt::format("{}: not the journal of a game piles runs as a job", file));
@@ -49,9 +54,16 @@ std::string distinct(const std::vector<nlohmann::json>& runs, const char* key) {
 
 void show(const std::string& file, const CommonOptions& common) {
   const JournalContents contents = read_journal(file);
-  const job::Survey s = survey_of(file, contents.problem);
+  const job::Survey s = survey_of(file, contents.problem, common);
   const std::string words = problem_words(contents.problem);
   const bool complete = s.chunks_done == s.chunks;
+  // The work left where the job weighs it, and its time at the pace of the chunks done so far
+  // (their units over their seconds added up): in the chunks' seconds too, which are a GPU's
+  // on a device and add up the threads' where chunks ran side by side on CPU threads.
+  const bool weighed = s.work && !complete;
+  const job::Survey::Work work = s.work.value_or(job::Survey::Work{});
+  std::optional<double> seconds_left;
+  if (weighed && work.done > 0 && s.seconds > 0) seconds_left = work.left * s.seconds / work.done;
   // The command that takes the journal up again, where it is not complete.
   const std::string go_on =
       complete ? "" : fmt::format("piles {}{} --checkpoint {}", words, s.go_on_options, file);
@@ -73,6 +85,12 @@ void show(const std::string& file, const CommonOptions& common) {
                         {"last_started", last}};
     if (s.best) j["best"] = *s.best;
     if (!complete) j["go_on"] = go_on;
+    if (weighed) {
+      j["unit"] = s.unit;
+      j["units_done"] = std::llround(work.done);
+      j["units_left"] = std::llround(work.left);
+    }
+    if (seconds_left) j["seconds_left"] = significant(*seconds_left);
     if (s.open_round) {
       j["open_round"] = *s.open_round;
       j["open_round_chunks"] = s.open_round_chunks;
@@ -98,6 +116,15 @@ void show(const std::string& file, const CommonOptions& common) {
                                      : " yet");
   out += fmt::format("  computing  {} s, the chunks' seconds added up\n",
                      group_digits(static_cast<std::uint64_t>(std::llround(s.seconds))));
+  if (weighed) {
+    const double all = work.done + work.left;
+    out += fmt::format("  left       about {} of {} {} ({:.1f}%)\n", scientific(work.left),
+                       scientific(all), s.unit, all > 0 ? 100 * work.left / all : 0.0);
+    if (seconds_left)
+      out += fmt::format(
+          "  time left  about {} of the chunks' seconds, at their pace so far ({} {}/s)\n",
+          human_seconds(*seconds_left), human_count(work.done / s.seconds), s.unit);
+  }
   if (!contents.runs.empty())
     out += fmt::format("  runs       {}, started {}{}; {} on {}\n", contents.runs.size(), first,
                        first == last ? "" : " to " + last, distinct(contents.runs, "backend"),
@@ -147,8 +174,8 @@ void add_journal_command(CLI::App& app, const CommonOptions& common) {
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* show = journal->add_subcommand(
       "show",
-      "How far journals have come: chunks and rounds done, the best so far, their runs, and the "
-      "command that goes on with one not complete");
+      "How far journals have come: chunks and rounds done, the best so far, the work left and its "
+      "time, their runs, and the command that goes on with one not complete");
   show->add_option("FILE", *files, "Journals (of --checkpoint)")->required()->check(file_name);
   show->footer("Example:\n  piles journal show results/topswops/runs/solve_18.journal");
   show->callback([files, &common] { run_show(*files, common); });

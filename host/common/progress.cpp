@@ -15,6 +15,16 @@ namespace {
 
 constexpr std::int64_t redraw_ns = 200'000'000;
 
+// A bar redraws its line with carriage returns, which a dumb terminal (an editor's shell buffer,
+// a tool that records a session) shows as a growing heap of lines.
+bool bar_terminal() {
+  if (!isatty(STDERR_FILENO)) return false;
+  const char* term = std::getenv("TERM");
+  return term && *term && std::string_view(term) != "dumb";
+}
+
+}  // namespace
+
 std::string human_count(double x) {
   const char* suffix[] = {"", "k", "M", "G", "T", "P"};
   int i = 0;
@@ -30,16 +40,6 @@ std::string human_seconds(double s) {
   if (t >= 3600) return fmt::format("{}h{:02}m", t / 3600, t / 60 % 60);
   return fmt::format("{}m{:02}s", t / 60, t % 60);
 }
-
-// A bar redraws its line with carriage returns, which a dumb terminal (an editor's shell buffer,
-// a tool that records a session) shows as a growing heap of lines.
-bool bar_terminal() {
-  if (!isatty(STDERR_FILENO)) return false;
-  const char* term = std::getenv("TERM");
-  return term && *term && std::string_view(term) != "dumb";
-}
-
-}  // namespace
 
 int terminal_columns() {
   winsize size{};

@@ -37,6 +37,11 @@ inline constexpr std::uint64_t unknown_total = ~std::uint64_t{0};
 // Columns of the terminal on stderr, else $COLUMNS, else 80.
 int terminal_columns();
 
+// "1.2M": a count or rate as status lines show it (k, M, G, T, P; whole below a thousand).
+std::string human_count(double x);
+// "5m07s", "31h02m": a duration as status lines show it ("?" where out of range).
+std::string human_seconds(double s);
+
 // The bar's line, "label [####....] status", fitted to `columns`: at most columns - 1
 // characters (a line that reaches the last column wraps on some terminals), the bar narrowed
 // to make room, left out where not even a narrow one fits ("label: status"), and the status

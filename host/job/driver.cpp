@@ -538,6 +538,19 @@ Survey survey(const Job& job, const std::string& journal) {
     s.seconds += record.seconds;
     if (s.best) s.best = job.raise(*s.best, record.payload);
   }
+  if (job.weights_in_unit) {
+    Survey::Work w;
+    for (Chunk c = 0; c < job.chunk_count; ++c) {
+      const auto record = records.find(c);
+      if (record == records.end())
+        w.left += static_cast<double>(job.weight(c));
+      else
+        w.done +=
+            static_cast<double>(job.measure ? job.measure(record->second.payload) : job.weight(c));
+    }
+    s.work = w;
+    s.unit = job.unit;
+  }
   return s;
 }
 

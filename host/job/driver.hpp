@@ -74,6 +74,9 @@ struct Job {
   // units, each finished chunk its `measure`. Each round's weights then add up to its units;
   // a chunk's weight only sizes slices.
   bool live_units = false;
+  // Whether `weight` is in `unit` (an estimate of the chunk's units): then a survey of a journal
+  // can say how much work is left.
+  bool weights_in_unit = false;
   std::string preamble;  // optional: the line the progress shows first (the work's estimate)
   // Throws UsageError naming `where` unless the payload is a well-formed result of the chunk.
   std::function<void(Chunk, const nlohmann::json& payload, const std::string& where)> check;
@@ -182,7 +185,14 @@ struct Survey {
   // The first round not complete (none where all are): its chunks, and how many are in.
   std::optional<int> open_round;
   Chunk open_round_chunks = 0, open_round_done = 0;
-  double seconds = 0;       // the chunks' seconds added up
+  double seconds = 0;  // the chunks' seconds added up
+  // Where the job's weights are in its unit: the units the finished chunks took (their
+  // measure) and the units the others weigh, in `unit`.
+  struct Work {
+    double done = 0, left = 0;
+  };
+  std::optional<Work> work;
+  std::string unit;
   std::optional<int> best;  // a job with targets: the longest game its chunks found (0: none)
   // The options, besides the problem's words, that the command going on with the journal needs:
   // the game's survey names them from its plan.

@@ -84,6 +84,7 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   j.measure = [&plan](const nlohmann::json& payload) {
     return partial_from_json(payload, plan.n, "chunk").total_nodes();
   };
+  j.weights_in_unit = estimate != nullptr;
   if (estimate) {
     j.preamble = fmt::format("estimated nodes {} (±{:.1f}%) at target {}, from {} probes",
                              scientific(estimate->nodes), 100 * estimate->relative_error(),
@@ -369,10 +370,19 @@ Solution read_so_far(const std::string& journal) {
   return merged(plan, outcome);
 }
 
-job::Survey survey_journal(const std::string& journal) {
+job::Survey survey_journal(const std::string& journal, int threads) {
   const Plan plan = plan_of(journal);
   Tally unused;
   job::Survey s = job::survey(make_job(plan, SolveOptions{}, unused), journal);
+  // The chunks not done weighed in nodes, as a run weighs them, from the target they would run
+  // at now: the longest game so far, or the start.
+  if (plan.n >= estimated_from_n && !plan.backward && s.chunks_done < s.chunks) {
+    const Estimate estimate = estimate_search(plan, std::max(plan.start_target, s.best.value_or(0)),
+                                              default_probes_per_chunk, threads);
+    job::Survey weighed = job::survey(make_job(plan, SolveOptions{}, unused, &estimate), journal);
+    s.work = weighed.work;
+    s.unit = weighed.unit;
+  }
   s.go_on_options = plan.options();
   return s;
 }
