@@ -60,8 +60,32 @@ TEST(Devices, BadListsAreOneLineUsageErrors) {
     EXPECT_NE(usage_error(bad, 2).find("is not all or a list"), std::string::npos) << bad;
 }
 
+TEST(Devices, CpuAfterTheDevicesAddsTheCpuWorker) {
+  const auto list = piles::parse_device_list("1,cpu", 2);
+  EXPECT_EQ(list.devices, std::vector<int>{1});
+  EXPECT_TRUE(list.cpu);
+  EXPECT_FALSE(piles::parse_device_list("all", 2).cpu);
+  EXPECT_EQ(piles::parse_device_list("all,cpu", 3).devices, (std::vector<int>{0, 1, 2}));
+  const auto error = [](const char* text) {
+    try {
+      piles::parse_device_list(text, 2);
+    } catch (const piles::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(error("cpu"),
+            "--devices: cpu alone is the CPU backend (--backend cpu); name devices beside it, such "
+            "as all,cpu");
+  EXPECT_EQ(error("0,cpu,cpu"), "--devices: cpu is listed twice");
+  EXPECT_EQ(error("cpu,cpu"), "--devices: cpu is listed twice");
+  EXPECT_EQ(error("cpu,0"), "--devices: cpu goes last, after the devices (such as 0,1,cpu)");
+  EXPECT_EQ(error("3,cpu"),
+            "--devices: device 3 does not exist (this machine has 2 devices: 0..1)");
+}
+
 TEST(Devices, TheCommandLineRefusesBadListsWithExitTwo) {
-  for (const char* bad : {"banana", "''", "1,1", "9"}) {
+  for (const char* bad : {"banana", "''", "1,1", "9", "cpu", "cpu,0"}) {
     const auto r =
         piles::testing::run_piles(std::string(" --devices ") + bad + " topswops solve 8 --quiet");
     EXPECT_TRUE(piles::testing::is_usage_error(r, "--devices")) << bad;
@@ -183,6 +207,31 @@ TEST(StandInDevices, ThreeDevicesGiveTheOneWorkerAnswerAndJournal) {
   const auto records = chunk_records(dir.file("three.journal"));
   EXPECT_EQ(records.size(), static_cast<std::size_t>(three.run.chunks));
   EXPECT_EQ(records, chunk_records(dir.file("one.journal")));
+}
+
+// Two stand-in devices and the CPU worker (--devices 0,1,cpu): the same answer and journal as one
+// worker, the chunks shared among all three, the CPU's share named "cpu".
+TEST(StandInDevices, TheCpuWorkerSharesTheChunksBesideTheDevices) {
+  piles::testing::TempDir dir;
+  RunTarget target = stand_ins(2);
+  target.threads = 3;
+  target.cpu_worker = true;
+  EXPECT_EQ(target.on_cpu_worker().threads, 1);
+  EXPECT_TRUE(target.on_cpu_worker().devices.empty());
+  const auto one = solve(11, stand_ins(1), dir.file("one.journal"));
+  const auto three = solve(11, target, dir.file("three.journal"));
+  EXPECT_EQ(three.result.best, 51);  // f(11), OEIS A000375
+  EXPECT_EQ(three.result.count, one.result.count);
+  EXPECT_EQ(three.result.nodes, one.result.nodes);
+  ASSERT_EQ(three.devices.size(), 3u);
+  EXPECT_EQ(three.devices.back().device, piles::job::DeviceShare::cpu);
+  std::uint64_t chunks = 0;
+  for (const auto& d : three.devices) chunks += d.chunks;
+  EXPECT_EQ(chunks, static_cast<std::uint64_t>(three.run.chunks));
+  EXPECT_EQ(piles::topswops::to_json(three).at("device_shares").at(2).at("device"), "cpu");
+  EXPECT_NE(piles::topswops::to_text(three, false).find("\n  cpu            "), std::string::npos)
+      << piles::topswops::to_text(three, false);
+  EXPECT_EQ(chunk_records(dir.file("three.journal")), chunk_records(dir.file("one.journal")));
 }
 
 TEST(StandInDevices, AJournalCutShortResumesOnThreeDevices) {

@@ -123,7 +123,8 @@ int run(int argc, char** argv) {
       },
       "CPU threads (0: all)");
   app.add_option("--devices", common.devices,
-                 "GPUs that share a job's chunks: all (default) | N[,N...]");
+                 "GPUs that share a job's chunks: all (default) | N[,N...]; ,cpu after them adds "
+                 "the host's threads");
   app.add_flag("--json", common.json, "One JSON object per result on stdout");
   app.add_flag("--quiet", common.quiet,
                "Only the result; no progress bar or status lines, no detail");

@@ -97,11 +97,35 @@ RunTarget RunTarget::on_device(int index) const {
   return one;
 }
 
+RunTarget RunTarget::on_cpu_worker() const {
+  RunTarget host = on_host();
+  host.threads = std::max(1, threads - static_cast<int>(devices.size()));
+  return host;
+}
+
 RunTarget RunTarget::on_host() const {
   RunTarget host;
   host.threads = threads;
   host.ranks = ranks;
   return host;
+}
+
+DeviceList parse_device_list(std::string_view text, int count) {
+  DeviceList list;
+  constexpr std::string_view cpu = ",cpu";
+  if (text == "cpu")
+    throw UsageError(
+        "--devices: cpu alone is the CPU backend (--backend cpu); name devices beside it, such as "
+        "all,cpu");
+  if (text.ends_with(cpu)) {
+    text.remove_suffix(cpu.size());
+    list.cpu = true;
+    if (text == "cpu" || text.ends_with(cpu)) throw UsageError("--devices: cpu is listed twice");
+  }
+  if (text.find("cpu") != std::string_view::npos)
+    throw UsageError("--devices: cpu goes last, after the devices (such as 0,1,cpu)");
+  list.devices = parse_devices(text, count);
+  return list;
 }
 
 std::vector<int> parse_devices(std::string_view text, int count) {
@@ -170,7 +194,7 @@ RunTarget pick_backend(const CommonOptions& options) {
   const std::string& want = options.backend;
   parse_choice(want, "--backend", {"auto", "cpu", "gpu"});
   const bool chosen = options.devices != "all";
-  if (chosen) parse_devices(options.devices, max_devices);  // its form, before any device
+  if (chosen) parse_device_list(options.devices, max_devices);  // its form, before any device
   if (want == "cpu") {
     if (chosen) throw UsageError("--devices: the CPU backend has no devices (--backend cpu)");
     return target;
@@ -185,7 +209,7 @@ RunTarget pick_backend(const CommonOptions& options) {
     const std::string why = gpu_unavailable_reason();
     if (want == "gpu")
       throw UsageError(fmt::format("--backend gpu: no CUDA device answered ({})", why));
-    if (chosen) parse_devices(options.devices, 0);
+    if (chosen) parse_device_list(options.devices, 0);
     if (require_gpu())
       throw UsageError(
           fmt::format("--backend auto: PILES_REQUIRE_GPU=1 but no CUDA device answered ({})", why));
@@ -194,7 +218,9 @@ RunTarget pick_backend(const CommonOptions& options) {
   target.backend = Backend::gpu;
   target.auto_picked = want == "auto";
   const std::vector<std::string> all = gpu_descriptions();
-  target.devices = parse_devices(options.devices, static_cast<int>(all.size()));
+  const DeviceList list = parse_device_list(options.devices, static_cast<int>(all.size()));
+  target.devices = list.devices;
+  target.cpu_worker = list.cpu;
   target.device_index = target.devices.front();
   target.device = all[target.device_index];
   for (std::size_t i = 1; i < target.devices.size(); ++i)

@@ -29,11 +29,16 @@ struct RunTarget {
   // Every GPU this process drives, device_index first: a job's chunks are shared among them, a
   // worker thread each; one for an MPI rank, none on the CPU.
   std::vector<int> devices;
+  // --devices ...,cpu: the host's CPU threads share the job's chunks too, as one more worker
+  // beside the devices' (on the game's CPU engine).
+  bool cpu_worker = false;
   int ranks = 1;             // processes of the MPI job this one belongs to
   bool auto_picked = false;  // --backend auto chose the GPU (an engine slower there may not)
 
   // The target of one of `devices` alone.
   RunTarget on_device(int index) const;
+  // The CPU worker's: the host's threads less one for each device's worker.
+  RunTarget on_cpu_worker() const;
   // The CPU threads of this process (in the same MPI job): where a GPU run sends work that the
   // host does better, and what a check compares the GPU against.
   RunTarget on_host() const;
@@ -57,6 +62,14 @@ bool require_gpu();
 // a list "N[,N...]" in its order. Throws UsageError (one line) for a list
 // that is empty, not numbers, repeats one, or names a device the machine does not have.
 std::vector<int> parse_devices(std::string_view text, int count);
+
+// `--devices` whole: the devices as parse_devices reads them, and whether the list ends with
+// "cpu" (the CPU worker). "cpu" alone, or twice, is a UsageError.
+struct DeviceList {
+  std::vector<int> devices;
+  bool cpu = false;
+};
+DeviceList parse_device_list(std::string_view text, int count);
 
 int resolve_threads(int requested);
 // CPU threads for a game solved on the host only: --backend gpu and --devices are refused

@@ -40,6 +40,7 @@ nlohmann::json provenance() {
   } else if (target.backend == Backend::gpu) {
     devices.push_back(target.device);
   }
+  if (target.backend == Backend::gpu && target.cpu_worker) devices.push_back("cpu");
   return {{"version", version},        {"commit", commit},
           {"host", host_name()},       {"backend", backend_name(target.backend)},
           {"threads", target.threads}, {"ranks", target.ranks},

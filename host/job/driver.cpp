@@ -145,6 +145,15 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
   mpi::run_chunks(session, work);
 }
 
+// "device 0", or "cpu" for the CPU worker.
+std::string share_name(const DeviceShare& d) {
+  return d.device == DeviceShare::cpu ? "cpu" : fmt::format("device {}", d.device);
+}
+
+RunTarget worker_target(const RunTarget& target, const DeviceShare& d) {
+  return d.device == DeviceShare::cpu ? target.on_cpu_worker() : target.on_device(d.device);
+}
+
 // One slice on one of several devices, on its worker's thread: chunks go to `done` as they
 // finish, and the device's share counts them. A failure names the device and the first chunk
 // of the slice that did not finish (those that did are in the journal already).
@@ -169,7 +178,7 @@ void run_on_device(const Job& job, const std::vector<Chunk>& slice, int target, 
   } catch (const std::exception& e) {
     const auto failed =
         std::find_if(slice.begin(), slice.end(), [&](Chunk c) { return !finished.contains(c); });
-    throw std::runtime_error(fmt::format("device {}, chunk {}: {}", on.device_index,
+    throw std::runtime_error(fmt::format("{}, chunk {}: {}", share_name(share),
                                          failed == slice.end() ? slice.back() : *failed, e.what()));
   }
   const std::lock_guard lock(mutex);
@@ -211,7 +220,8 @@ double rate(const DeviceShare& d) {
 nlohmann::json devices_json(const std::vector<DeviceShare>& shares) {
   nlohmann::json all = nlohmann::json::array();
   for (const DeviceShare& d : shares)
-    all.push_back({{"device", d.device},
+    all.push_back({{"device", d.device == DeviceShare::cpu ? nlohmann::json("cpu")
+                                                           : nlohmann::json(d.device)},
                    {"chunks", d.chunks},
                    {"units", d.units},
                    {"seconds", d.seconds},
@@ -222,7 +232,7 @@ nlohmann::json devices_json(const std::vector<DeviceShare>& shares) {
 std::string devices_text(const std::vector<DeviceShare>& shares, const std::string& unit) {
   std::string out;
   for (const DeviceShare& d : shares)
-    out += fmt::format("  device {:<7} {}, {:.3g} {}/s\n", d.device, plural(d.chunks, "chunk"),
+    out += fmt::format("  {:<14} {}, {:.3g} {}/s\n", share_name(d), plural(d.chunks, "chunk"),
                        rate(d), unit);
   return out;
 }
@@ -281,16 +291,19 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   // (-1 while none is).
   int best = -1;
   // On several devices the bar and the status lines end with each device's rate.
-  const bool on_devices = !options.session && target.devices.size() > 1;
+  const bool on_devices = !options.session && (target.devices.size() > 1 ||
+                                               (target.cpu_worker && !target.devices.empty()));
   std::vector<DeviceShare>& shares = out.devices;
-  if (on_devices)
+  if (on_devices) {
     for (int d : target.devices) shares.push_back({.device = d});
+    if (target.cpu_worker) shares.push_back({.device = DeviceShare::cpu});
+  }
   const auto show_note = [&] {
     std::string text = !targeted(job) ? ""
                        : best < 0     ? "best none yet"
                                       : fmt::format("best {}", best);
     for (const DeviceShare& d : shares)
-      text += fmt::format("{}device {} {:.3g} {}/s", text.empty() ? "" : ", ", d.device, rate(d),
+      text += fmt::format("{}{} {:.3g} {}/s", text.empty() ? "" : ", ", share_name(d), rate(d),
                           job.unit);
     if (!text.empty()) progress.note(text);
   };
@@ -305,7 +318,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   SliceSizer sizer(options.slice_seconds, floor, floor);
   std::vector<SliceSizer> device_sizers;
   for (const DeviceShare& d : shares) {
-    const std::uint64_t device_floor = job.slice_floor(target.on_device(d.device));
+    const std::uint64_t device_floor = job.slice_floor(worker_target(target, d));
     device_sizers.emplace_back(options.slice_seconds, device_floor, device_floor);
   }
   // Slices end by the time limit, and what runs past it is cut short.
@@ -390,7 +403,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
             todo[r], job.weight, device_sizers,
             [&](int w, const std::vector<Chunk>& slice) {
               call([&](const ChunkDone& done, const UnitsDone& working) {
-                run_on_device(job, slice, round_target, target.on_device(shares[w].device), done,
+                run_on_device(job, slice, round_target, worker_target(target, shares[w]), done,
                               working, cancel, shares[w], device_sizers[w], done_mutex);
               });
               const std::lock_guard lock(done_mutex);

@@ -129,6 +129,7 @@ struct Status {
 // What one device did in a run on several (--devices): its chunks, their units of work and the
 // seconds of its slices.
 struct DeviceShare {
+  static constexpr int cpu = -1;  // the CPU worker (--devices ...,cpu)
   int device = 0;
   std::uint64_t chunks = 0, units = 0;
   double seconds = 0;
