@@ -331,6 +331,10 @@ TEST(BulgarianEngines, OnlyANamedGpuWalks) {
   RunTarget named = picked;
   named.auto_picked = false;
   EXPECT_EQ(walk_target(named).backend, Backend::gpu);
+  RunTarget beside = picked;  // --devices 0,cpu: the device and the CPU worker both walk
+  beside.cpu_worker = true;
+  EXPECT_EQ(walk_target(beside).backend, Backend::gpu);
+  EXPECT_TRUE(walk_target(beside).cpu_worker);
   RunTarget cpu;
   cpu.threads = 2;
   EXPECT_EQ(walk_target(cpu).threads, 2);

@@ -94,7 +94,8 @@ void run_forward(const PartitionTable& table, const RunTarget& target, Analysis&
 }  // namespace
 
 RunTarget walk_target(const RunTarget& target) {
-  return target.backend == Backend::gpu && target.auto_picked && !gpu_walk_beats_cpu
+  return target.backend == Backend::gpu && target.auto_picked && !gpu_walk_beats_cpu &&
+                 !target.cpu_worker
              ? target.on_host()
              : target;
 }

@@ -74,7 +74,8 @@ struct BackwardOptions {
 inline constexpr bool gpu_walk_beats_cpu = false;
 
 // Where the backward walk runs: on a GPU that --backend auto picked, the CPU threads unless
-// gpu_walk_beats_cpu; --backend gpu always walks there.
+// gpu_walk_beats_cpu or the CPU worker is asked for beside the devices (--devices ...,cpu: both
+// walk); --backend gpu always walks there.
 RunTarget walk_target(const RunTarget& target);
 
 // --engine auto on a GPU: the forward engine on the GPU from this n to forward_max_n = 127,
