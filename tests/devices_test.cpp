@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/bulgarian/range_job.hpp"
 #include "host/common/backend.hpp"
 #include "host/common/error.hpp"
 #include "host/common/slices.hpp"
@@ -232,6 +233,37 @@ TEST(StandInDevices, TheCpuWorkerSharesTheChunksBesideTheDevices) {
   EXPECT_NE(piles::topswops::to_text(three, false).find("\n  cpu            "), std::string::npos)
       << piles::topswops::to_text(three, false);
   EXPECT_EQ(chunk_records(dir.file("three.journal")), chunk_records(dir.file("one.journal")));
+}
+
+// The Bulgarian walk's chunks on a stand-in device and the CPU worker: the analyses and the
+// journal of one worker.
+TEST(StandInDevices, ABulgarianRangeOnADeviceAndTheCpuWorkerGivesTheOneWorkerAnswer) {
+  piles::testing::TempDir dir;
+  const auto analyses = [&](const RunTarget& target, const std::string& journal) {
+    piles::bulgarian::RangeRun run;
+    run.range = {40, 44};
+    run.chunks_per_n = 8;
+    run.run.quiet = true;
+    run.run.checkpoint = journal;
+    run.run.slice_seconds = 0.001;
+    std::vector<piles::bulgarian::Analysis> out;
+    const auto outcome = piles::bulgarian::analyze_range(
+        run, target, [&](const piles::bulgarian::Analysis& a) { out.push_back(a); });
+    return std::pair{out, outcome};
+  };
+  RunTarget both = stand_ins(1);
+  both.threads = 2;
+  both.cpu_worker = true;
+  const auto [one, alone] = analyses(stand_ins(1), dir.file("one.journal"));
+  const auto [two, shared] = analyses(both, dir.file("two.journal"));
+  ASSERT_EQ(one.size(), 5u);
+  ASSERT_EQ(two.size(), 5u);
+  for (std::size_t i = 0; i < one.size(); ++i)
+    EXPECT_TRUE(two[i].same_structure(one[i])) << "n = " << two[i].n;
+  ASSERT_EQ(shared.devices.size(), 2u);
+  EXPECT_EQ(shared.devices[0].chunks + shared.devices[1].chunks, 5u * 8);
+  EXPECT_EQ(chunk_records(dir.file("two.journal")), chunk_records(dir.file("one.journal")));
+  EXPECT_EQ(alone.records.size(), 5u * 8);
 }
 
 TEST(StandInDevices, AJournalCutShortResumesOnThreeDevices) {
