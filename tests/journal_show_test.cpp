@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -184,4 +185,76 @@ TEST(JournalShow, SaysHowMuchWorkIsLeftAndHowLong) {
   const auto y = run_piles("journal show " + babylon);
   ASSERT_EQ(y.status, 0) << y.err;
   EXPECT_EQ(y.out.find("left"), std::string::npos) << y.out;
+}
+
+// A shard's journal (its run lines name the shard) is counted in the chunks the shard runs: the
+// shared rounds' and its own. The four shards of f(12) hold the job's 2,511 chunks, the shared
+// ones four times; a shard cut short goes on with its --shard, and the four then merge to the
+// one-process answer.
+TEST(JournalShow, CountsAShardsJournalInItsOwnChunks) {
+  const TempDir dir;
+  const auto whole = run_piles("--json topswops solve 12 --quiet");
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  std::vector<std::string> journals;
+  std::map<std::string, int> in_journals;  // chunk id -> journals holding it
+  int listed = 0;
+  for (int k = 0; k < 4; ++k) {
+    const std::string journal = dir.file(fmt::format("s{}.jnl", k));
+    journals.push_back(journal);
+    ASSERT_EQ(
+        run_piles(fmt::format("topswops solve 12 --quiet --shard {}/4 --checkpoint {}", k, journal))
+            .status,
+        0);
+    std::ifstream in(journal);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);)
+      if (!line.starts_with("problem ") && !line.starts_with("run ")) {
+        ++lines;
+        ++in_journals[line.substr(0, line.find(' '))];
+      }
+    const auto shown = run_piles("journal show " + journal);
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    EXPECT_NE(shown.out.find(fmt::format("  shard      {}/4: its {} of the job's 2,511 chunks", k,
+                                         fmt::group_digits(lines))),
+              std::string::npos)
+        << shown.out;
+    EXPECT_NE(
+        shown.out.find(fmt::format("  chunks     {0} of {0} (100.0%), complete: merge it with "
+                                   "the other shards' journals\n",
+                                   fmt::group_digits(lines))),
+        std::string::npos)
+        << shown.out;
+    EXPECT_NE(shown.out.find(" so far\n"), std::string::npos) << shown.out;
+    listed += lines;
+  }
+  const int shared = static_cast<int>(std::count_if(in_journals.begin(), in_journals.end(),
+                                                    [](const auto& c) { return c.second == 4; }));
+  EXPECT_GT(shared, 0);
+  EXPECT_EQ(listed - 3 * shared, 2511);
+  EXPECT_EQ(in_journals.size(), 2511u);
+
+  keep_first_chunks(journals[2], 100);
+  const auto part = run_piles("--json journal show " + journals[2]);
+  ASSERT_EQ(part.status, 0) << part.err;
+  EXPECT_EQ(part.json().at("shard"), "2/4");
+  EXPECT_EQ(part.json().at("job_chunks"), 2511);
+  EXPECT_EQ(part.json().at("chunks_done"), 100);
+  EXPECT_EQ(part.json().at("complete"), false);
+  const std::string go_on = part.json().at("go_on");
+  EXPECT_EQ(go_on, "piles topswops solve 12 --final any --shard 2/4 --checkpoint " + journals[2]);
+  ASSERT_EQ(run_piles(go_on.substr(std::string("piles ").size()) + " --quiet").status, 0);
+  const auto merged = run_piles("--json topswops merge " + journals[0] + " " + journals[1] + " " +
+                                journals[2] + " " + journals[3]);
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  for (const char* key : {"max_steps", "count", "decks", "nodes", "nodes_per_level"})
+    EXPECT_EQ(merged.json().at(key), whole.json().at(key)) << key;
+
+  // A run of the whole job on a shard's journal makes it the job's.
+  ASSERT_EQ(run_piles("topswops solve 12 --quiet --checkpoint " + journals[0]).status, 0);
+  const auto all = run_piles("journal show " + journals[0]);
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(all.out.find("shard"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("chunks     2,511 of 2,511 (100.0%), complete: merge gives the answer"),
+            std::string::npos)
+      << all.out;
 }

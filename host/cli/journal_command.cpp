@@ -65,8 +65,10 @@ void show(const std::string& file, const CommonOptions& common) {
   std::optional<double> seconds_left;
   if (weighed && work.done > 0 && s.seconds > 0) seconds_left = work.left * s.seconds / work.done;
   // The command that takes the journal up again, where it is not complete.
+  const std::string shard = s.shard ? " --shard " + s.shard->name() : "";
   const std::string go_on =
-      complete ? "" : fmt::format("piles {}{} --checkpoint {}", words, s.go_on_options, file);
+      complete ? ""
+               : fmt::format("piles {}{}{} --checkpoint {}", words, s.go_on_options, shard, file);
   const std::string first =
       contents.runs.empty() ? "" : journal_text(contents.runs.front(), "started");
   const std::string last =
@@ -83,6 +85,10 @@ void show(const std::string& file, const CommonOptions& common) {
                         {"runs", contents.runs.size()},
                         {"first_started", first},
                         {"last_started", last}};
+    if (s.shard) {
+      j["shard"] = s.shard->name();
+      j["job_chunks"] = s.job_chunks;
+    }
     if (s.best) j["best"] = *s.best;
     if (!complete) j["go_on"] = go_on;
     if (weighed) {
@@ -100,10 +106,16 @@ void show(const std::string& file, const CommonOptions& common) {
     return;
   }
   std::string out = fmt::format("{}: {}\n", file, words);
+  if (s.shard)
+    out += fmt::format(
+        "  shard      {}: its {} of the job's {} chunks (the shared rounds' and its own)\n",
+        s.shard->name(), group_digits(s.chunks), group_digits(s.job_chunks));
   out += fmt::format("  chunks     {} of {} ({:.1f}%){}\n", group_digits(s.chunks_done),
                      group_digits(s.chunks),
                      s.chunks ? 100.0 * static_cast<double>(s.chunks_done) / s.chunks : 100.0,
-                     complete ? ", complete: merge gives the answer" : "");
+                     !complete ? ""
+                     : s.shard ? ", complete: merge it with the other shards' journals"
+                               : ", complete: merge gives the answer");
   out += fmt::format("  rounds     {} of {} complete", s.rounds_complete, s.rounds);
   if (s.open_round)
     out += fmt::format(", round {} has {} of {}", *s.open_round, group_digits(s.open_round_done),
@@ -111,9 +123,9 @@ void show(const std::string& file, const CommonOptions& common) {
   out += "\n";
   if (s.best)
     out += fmt::format("  best       {}{}\n", *s.best > 0 ? std::to_string(*s.best) : "none",
-                       complete      ? ""
-                       : *s.best > 0 ? " so far"
-                                     : " yet");
+                       complete && !s.shard ? ""
+                       : *s.best > 0        ? " so far"
+                                            : " yet");
   out += fmt::format("  computing  {} s, the chunks' seconds added up\n",
                      group_digits(static_cast<std::uint64_t>(std::llround(s.seconds))));
   if (weighed) {

@@ -144,9 +144,10 @@ bool write_whole(int fd, std::string_view line) {
   return true;
 }
 
-// This process's "run" line: what it is and where it runs.
-nlohmann::json run_line() {
+// This process's "run" line: what it is and where it runs, and the caller's `fields`.
+nlohmann::json run_line(const nlohmann::json& fields) {
   nlohmann::json run = provenance();
+  run.update(fields);
   run["pid"] = static_cast<long long>(::getpid());
   run["started"] = utc_now();
   return run;
@@ -316,8 +317,9 @@ void check_journal_path(const std::filesystem::path& path) {
   lock_journal(journal.fd, path);
 }
 
-ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem)
-    : path_(std::move(path)) {
+ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem,
+                           nlohmann::json run_fields)
+    : path_(std::move(path)), run_fields_(std::move(run_fields)) {
   fd_ = open_to_append(path_);
   try {
     open_locked(problem);
@@ -341,7 +343,7 @@ void ChunkJournal::open_locked(const nlohmann::json& problem) {
     throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
   if (length_ == 0) {
     write_line("problem", problem);
-    write_line("run", run_line());
+    write_line("run", run_line(run_fields_));
     run_written_ = true;
   }
 }
@@ -356,7 +358,7 @@ void ChunkJournal::append(std::uint64_t chunk, const nlohmann::json& payload) {
   // A resumed journal gets this run's line with its first chunk: reading back a finished
   // journal leaves it as it was.
   if (!run_written_) {
-    write_line("run", run_line());
+    write_line("run", run_line(run_fields_));
     run_written_ = true;
   }
   write_line(std::to_string(chunk), payload);

@@ -65,8 +65,10 @@ class ChunkJournal {
   // process's "run" line; a resumed journal gets it with the first chunk appended). An existing
   // journal must verify (see read_journal) and name the same problem, else UsageError; so is a
   // journal another process holds (naming the holder from its last "run" line). A cut-short last
-  // line is removed before anything is appended.
-  ChunkJournal(std::filesystem::path path, nlohmann::json problem);
+  // line is removed before anything is appended. `run_fields` go into this process's "run" line
+  // beside its provenance (a shard's "shard": "I/K").
+  ChunkJournal(std::filesystem::path path, nlohmann::json problem,
+               nlohmann::json run_fields = nlohmann::json::object());
   ~ChunkJournal();
   ChunkJournal(const ChunkJournal&) = delete;
   ChunkJournal& operator=(const ChunkJournal&) = delete;
@@ -85,6 +87,7 @@ class ChunkJournal {
 
   std::filesystem::path path_;
   std::map<std::uint64_t, nlohmann::json> done_;
+  nlohmann::json run_fields_;
   int fd_ = -1;             // holds the lock for as long as it is open
   std::size_t length_ = 0;  // of the journal's whole lines
   bool failed_ = false;     // a write failed: nothing more is appended

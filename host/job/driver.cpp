@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -249,7 +250,11 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   std::unique_ptr<ChunkJournal> journal;
   Records& records = out.records;
   if (root && !options.checkpoint.empty()) {
-    journal = std::make_unique<ChunkJournal>(options.checkpoint, job.identity);
+    // A shard's run line names it, so that `journal show` counts the shard's chunks.
+    journal = std::make_unique<ChunkJournal>(options.checkpoint, job.identity,
+                                             options.shard
+                                                 ? nlohmann::json{{"shard", options.shard->name()}}
+                                                 : nlohmann::json::object());
     records = read_records(job, journal->done(), options.checkpoint);
     check_targets(job, records, options.checkpoint);
   }
@@ -456,11 +461,13 @@ void read_identity(const std::string& file, const std::string& game,
 
 namespace {
 
-// Every chunk record of the journals, checked against the job and against each other.
-Records read_journals(const Job& job, const std::vector<std::string>& journals) {
+// Every chunk record of the journals, checked against the job and against each other; the
+// journals' contents go to `read` where it is given.
+Records read_journals(const Job& job, const std::vector<std::string>& journals,
+                      JournalContents* read = nullptr) {
   Records records;
   for (const std::string& file : journals) {
-    const JournalContents contents = read_journal(file);
+    JournalContents contents = read_journal(file);
     // The job was rebuilt from the first journal's problem: where even that one differs, the
     // journal was written by another version of piles.
     if (contents.problem != job.identity)
@@ -477,8 +484,26 @@ Records read_journals(const Job& job, const std::vector<std::string>& journals) 
         throw UsageError(fmt::format(
             "{}: chunk {} disagrees with the same chunk in an earlier file", file, chunk));
     }
+    if (read) *read = std::move(contents);
   }
   return records;
+}
+
+// The shard that wrote a journal: the one every run line names (none where a run of the whole
+// job, or of another shard, wrote to it too).
+std::optional<Shard> journal_shard(const std::vector<nlohmann::json>& runs) {
+  std::optional<std::string> named;
+  for (const nlohmann::json& run : runs) {
+    const std::string shard = run.value("shard", "");
+    if (shard.empty() || (named && *named != shard)) return std::nullopt;
+    named = shard;
+  }
+  if (!named) return std::nullopt;
+  try {
+    return parse_shard(*named, std::numeric_limits<int>::max());
+  } catch (const UsageError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -529,22 +554,42 @@ Outcome read_finished(const Job& job, const std::string& journal) {
 }
 
 Survey survey(const Job& job, const std::string& journal) {
-  const Records records = read_journals(job, {journal});
+  JournalContents contents;
+  const Records records = read_journals(job, {journal}, &contents);
   check_targets(job, records, journal);
   Survey s;
-  s.chunks = job.chunk_count;
-  s.chunks_done = records.size();
+  s.shard = journal_shard(contents.runs);
+  s.job_chunks = job.chunk_count;
   s.rounds = static_cast<int>(job.rounds.size());
+  // A shard's journal is counted in the chunks the shard runs, as its run does.
+  const auto mine = [&](int r, Chunk c) {
+    return !s.shard || r < job.shared_rounds || s.shard->owns(c);
+  };
+  Survey::Work w;
   for (int r = 0; r < s.rounds; ++r) {
-    if (round_complete(job, r, records)) {
-      ++s.rounds_complete;
-      continue;
+    Chunk chunks = 0, done = 0;
+    for (const Chunk c : job.rounds[r]) {
+      if (!mine(r, c)) continue;
+      ++chunks;
+      const auto record = records.find(c);
+      if (record == records.end()) {
+        if (job.weights_in_unit) w.left += static_cast<double>(job.weight(c));
+        continue;
+      }
+      ++done;
+      if (job.weights_in_unit)
+        w.done +=
+            static_cast<double>(job.measure ? job.measure(record->second.payload) : job.weight(c));
     }
-    if (s.open_round) continue;
-    s.open_round = r;
-    s.open_round_chunks = job.rounds[r].size();
-    s.open_round_done = std::count_if(job.rounds[r].begin(), job.rounds[r].end(),
-                                      [&](Chunk c) { return records.count(c) > 0; });
+    s.chunks += chunks;
+    s.chunks_done += done;
+    if (done == chunks) {
+      ++s.rounds_complete;
+    } else if (!s.open_round) {
+      s.open_round = r;
+      s.open_round_chunks = chunks;
+      s.open_round_done = done;
+    }
   }
   if (targeted(job)) s.best = 0;
   for (const auto& [chunk, record] : records) {
@@ -552,15 +597,6 @@ Survey survey(const Job& job, const std::string& journal) {
     if (s.best) s.best = job.raise(*s.best, record.payload);
   }
   if (job.weights_in_unit) {
-    Survey::Work w;
-    for (Chunk c = 0; c < job.chunk_count; ++c) {
-      const auto record = records.find(c);
-      if (record == records.end())
-        w.left += static_cast<double>(job.weight(c));
-      else
-        w.done +=
-            static_cast<double>(job.measure ? job.measure(record->second.payload) : job.weight(c));
-    }
     s.work = w;
     s.unit = job.unit;
   }

@@ -181,6 +181,10 @@ Outcome read_finished(const Job& job, const std::string& journal);
 // How far a journal has come, read without running anything: what `piles journal show` says of
 // a journal of any game.
 struct Survey {
+  // The shard that wrote the journal, where its runs name one: then chunks, rounds and the work
+  // count the chunks that shard runs (the shared rounds' and its own), of the job's job_chunks.
+  std::optional<Shard> shard;
+  Chunk job_chunks = 0;
   Chunk chunks = 0, chunks_done = 0;
   int rounds = 0, rounds_complete = 0;
   // The first round not complete (none where all are): its chunks, and how many are in.
