@@ -107,9 +107,8 @@ void show(const std::string& file, const CommonOptions& common) {
   }
   std::string out = fmt::format("{}: {}\n", file, words);
   if (s.shard)
-    out += fmt::format(
-        "  shard      {}: its {} of the job's {} chunks (the shared rounds' and its own)\n",
-        s.shard->name(), group_digits(s.chunks), group_digits(s.job_chunks));
+    out += fmt::format("  shard      {}: its {} of the job's {} chunks\n", s.shard->name(),
+                       group_digits(s.chunks), group_digits(s.job_chunks));
   out += fmt::format("  chunks     {} of {} ({:.1f}%){}\n", group_digits(s.chunks_done),
                      group_digits(s.chunks),
                      s.chunks ? 100.0 * static_cast<double>(s.chunks_done) / s.chunks : 100.0,
