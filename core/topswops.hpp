@@ -438,28 +438,49 @@ PILES_TOPSWOPS_HOT int fixed_block_cover(const Deck<W>& d) {
 }
 
 // On an x86 CPU with SSSE3 and SSE4.1 (x86-64-v2) a deck of up to 16 cards is one vector
-// register (Playing below): a flip is one byte shuffle, and the block's suffix minima take four
-// byte-wise minimums. Any other CPU uses the word versions above, the GPU the flip there and
-// the block by intervals; tests check that all agree.
+// register and one of up to 24 two (Playing below): a flip is one byte shuffle (four for two
+// registers), and the block's suffix minima take four byte-wise minimums a register. Any other CPU
+// uses the word versions above, the GPU the flip there and the block by intervals; tests check that
+// all agree.
 #if defined(__SSSE3__) && defined(__SSE4_1__) && !defined(__CUDA_ARCH__)
 #define PILES_TOPSWOPS_SSE 1
 
 namespace sse {
 
-// Each position's card, blanks as 0 and the bytes past the deck as 0xff; a block from byte i on
-// needs the minimum from i on to be at least i + 1.
-PILES_TOPSWOPS_HOT int fixed_block(__m128i x, int n) {
+// Byte i of every lane: 0, 1, ..., 15.
+PILES_TOPSWOPS_HOT __m128i byte_index() {
+  return _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
+// The suffix minima of each position's card, blanks as 0 and the bytes past the deck as 0xff.
+PILES_TOPSWOPS_HOT __m128i suffix_minima(__m128i x) {
   const __m128i zero = _mm_setzero_si128(), ff = _mm_set1_epi8(-1);
   const __m128i cards =
       _mm_or_si128(_mm_andnot_si128(_mm_cmplt_epi8(x, zero), x), _mm_cmpeq_epi8(x, zero));
   __m128i m = _mm_min_epu8(cards, _mm_alignr_epi8(ff, cards, 1));
   m = _mm_min_epu8(m, _mm_alignr_epi8(ff, m, 2));
   m = _mm_min_epu8(m, _mm_alignr_epi8(ff, m, 4));
-  m = _mm_min_epu8(m, _mm_alignr_epi8(ff, m, 8));
-  const __m128i position = _mm_set_epi8(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
-  const unsigned ok =
-      static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(m, position), m))) &
-      ((1u << n) - 1);
+  return _mm_min_epu8(m, _mm_alignr_epi8(ff, m, 8));
+}
+
+// Bit i set where the minimum from position `first` + i on is at least `first` + i + 1.
+PILES_TOPSWOPS_HOT unsigned block_starts(__m128i minima, int first) {
+  const __m128i position = _mm_add_epi8(byte_index(), _mm_set1_epi8(static_cast<char>(first + 1)));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(minima, position), minima)));
+}
+
+// A block from byte i on needs the minimum from i on to be at least i + 1.
+PILES_TOPSWOPS_HOT int fixed_block(__m128i x, int n) {
+  const unsigned ok = block_starts(suffix_minima(x), 0) & ((1u << n) - 1);
+  return ok ? __builtin_ctz(ok) : n;
+}
+
+// The same for a deck of 17 to 24 cards in two registers, positions 0..15 and 16..31.
+PILES_TOPSWOPS_HOT int fixed_block(__m128i lo, __m128i hi, int n) {
+  const __m128i high = suffix_minima(hi);
+  const __m128i low = _mm_min_epu8(suffix_minima(lo), _mm_shuffle_epi8(high, _mm_setzero_si128()));
+  const unsigned ok = (block_starts(low, 0) | block_starts(high, 16) << 16) & ((1u << n) - 1);
   return ok ? __builtin_ctz(ok) : n;
 }
 
@@ -467,7 +488,8 @@ PILES_TOPSWOPS_HOT int fixed_block(__m128i x, int n) {
 #endif
 
 // The deck while the moves after a choice are played: the packed words, or on an x86 CPU (SSE
-// above) one vector register for up to 16 cards, so that no flip moves it between registers.
+// above) vector registers, one up to 16 cards and two up to 24, so that no flip moves the deck
+// out of them.
 // Vector = false keeps the words there too: the portable path, which the CPU engine takes when
 // told to (host/topswops/cpu_path.hpp), to compare the two.
 template <int W, bool Vector = true>
@@ -511,6 +533,45 @@ struct Playing<2, true> {
   PILES_TOPSWOPS_HOT Deck<2> deck() const {
     return {{static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)),
              static_cast<std::uint64_t>(_mm_extract_epi64(x, 1))}};
+  }
+};
+
+// 17 to 24 cards: positions 0..15 in one register, 16..23 in the low half of another. A flip
+// of t cards takes each position below t from position t - 1 - i, which lies in either
+// register: two byte shuffles a register, one from each, the other's lanes zeroed (a shuffle
+// index with its top bit set gives 0), with no branch on whether t reaches past 16.
+template <>
+struct Playing<3, true> {
+  __m128i lo, hi;
+
+  PILES_TOPSWOPS_HOT explicit Playing(const Deck<3>& deck)
+      : lo(_mm_set_epi64x(static_cast<long long>(deck.w[1]), static_cast<long long>(deck.w[0]))),
+        hi(_mm_set_epi64x(0, static_cast<long long>(deck.w[2]))) {}
+  PILES_TOPSWOPS_HOT int top() const { return _mm_cvtsi128_si32(lo) & 0xff; }
+  PILES_TOPSWOPS_HOT void flip_top() {
+    const __m128i index = sse::byte_index(), sixteen = _mm_set1_epi8(16);
+    const __m128i top = _mm_shuffle_epi8(lo, _mm_setzero_si128());
+    // Positions i of lo below t take t - 1 - i: from hi where that is 16 or more.
+    const __m128i from = _mm_sub_epi8(_mm_sub_epi8(top, _mm_set1_epi8(1)), index);
+    const __m128i in_hi = _mm_cmpgt_epi8(from, _mm_set1_epi8(15));
+    const __m128i lo_index =
+        _mm_blendv_epi8(index, _mm_or_si128(from, in_hi), _mm_cmpgt_epi8(top, index));
+    const __m128i hi_index =
+        _mm_or_si128(_mm_sub_epi8(from, sixteen), _mm_andnot_si128(in_hi, _mm_set1_epi8(-1)));
+    // Positions 16 + j of hi below t take t - 17 - j, always in lo.
+    const __m128i flips_hi = _mm_cmpgt_epi8(_mm_sub_epi8(top, sixteen), index);
+    const __m128i from_lo =
+        _mm_or_si128(_mm_sub_epi8(from, sixteen), _mm_andnot_si128(flips_hi, _mm_set1_epi8(-1)));
+    const __m128i new_hi = _mm_or_si128(_mm_shuffle_epi8(hi, _mm_or_si128(index, flips_hi)),
+                                        _mm_shuffle_epi8(lo, from_lo));
+    lo = _mm_or_si128(_mm_shuffle_epi8(lo, lo_index), _mm_shuffle_epi8(hi, hi_index));
+    hi = new_hi;
+  }
+  PILES_TOPSWOPS_HOT int fixed_block(int n) const { return sse::fixed_block(lo, hi, n); }
+  PILES_TOPSWOPS_HOT Deck<3> deck() const {
+    return {{static_cast<std::uint64_t>(_mm_cvtsi128_si64(lo)),
+             static_cast<std::uint64_t>(_mm_extract_epi64(lo, 1)),
+             static_cast<std::uint64_t>(_mm_cvtsi128_si64(hi))}};
   }
 };
 #endif

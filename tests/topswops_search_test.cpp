@@ -315,6 +315,49 @@ TEST(TopswopsCore, PortablePathGivesEveryChunkOfThePlans) {
   }
 }
 
+// From 17 cards on the vector path keeps a deck in two registers. Below single prefixes of 17
+// cards (from 110: games found) and 18 (from 191) it searches node for node as the portable
+// path does, and the prefix whose choices agree with f(18)'s one deck (Kimura et al.) gives
+// that deck in 191 steps.
+TEST(TopswopsCore, TwoRegisterDecksSearchLikeThePortablePath) {
+  const std::vector<int> f18 = {6, 14, 9, 2, 15, 8, 1, 3, 4, 12, 18, 5, 10, 13, 16, 17, 11, 7};
+  auto search = [&]<bool Vector>(const ts::Plan& plan, std::size_t prefix) {
+    const std::vector<std::int32_t> table = plan.bounds_at(plan.start_target);
+    ts::Partial partial;
+    std::uint64_t nodes[ts::max_n] = {};
+    ts::GameSink<3> sink{plan.n, partial};
+    ts::search_prefixes_on<Vector, 3>(plan, plan.problem(table), prefix, prefix + 1,
+                                      plan.start_target, nodes, sink);
+    partial.nodes.assign(nodes, nodes + plan.n);
+    return partial;
+  };
+  const ts::Plan plan17 = ts::make_plan(17, ts::Final::any, 110);
+  for (int chunk : {1000, 3000}) {
+    const std::size_t prefix = plan17.chunk_begin(chunk);
+    const ts::Partial vector_path = search.template operator()<true>(plan17, prefix);
+    EXPECT_GE(vector_path.best, 110) << "chunk " << chunk;
+    EXPECT_EQ(vector_path, search.template operator()<false>(plan17, prefix)) << "chunk " << chunk;
+  }
+
+  const ts::Plan plan18 = ts::make_plan(18, ts::Final::any, 191);
+  const std::vector<std::int32_t> table = plan18.bounds_at(191);
+  std::size_t holding = plan18.prefix_count;
+  for (std::size_t i = 0; i < plan18.prefix_count && holding == plan18.prefix_count; ++i) {
+    ts::Deck<3> start;
+    ts::replay<3>(plan18.problem(table), plan18.choices.data() + i * plan18.depth, plan18.depth,
+                  start);
+    bool agrees = true;
+    for (int j = 0; j < 18; ++j) agrees &= start.at(j) == 0 || start.at(j) == f18[j];
+    if (agrees) holding = i;
+  }
+  ASSERT_LT(holding, plan18.prefix_count);
+  const ts::Partial vector_path = search.template operator()<true>(plan18, holding);
+  EXPECT_EQ(vector_path, search.template operator()<false>(plan18, holding));
+  EXPECT_EQ(vector_path.best, 191);
+  ASSERT_EQ(vector_path.decks.size(), 1u);
+  EXPECT_EQ(vector_path.decks[0].deck, f18);
+}
+
 TEST(TopswopsCore, NodesPerLevelAtMostKnuthsProgram) {
   // Knuth's topswops-fwd with its table entry for 12 cards at f(12) = 65 visits these nodes
   // per level. Every node it prunes is pruned here too (its settled run at the bottom is one

@@ -39,7 +39,7 @@ CpuPath cpu_path() {
 
 std::string cpu_path_text() {
   return cpu_path() == CpuPath::vector
-             ? "vector (a deck in one SSE register, a byte shuffle per flip)"
+             ? "vector (a deck in SSE registers, one up to 16 cards and two up to 24)"
              : "portable (a deck in packed 64-bit words, as on the GPU)";
 }
 

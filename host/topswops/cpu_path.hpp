@@ -5,8 +5,8 @@
 namespace piles::topswops {
 
 // How the CPU engine plays the moves after a choice (core/topswops.hpp, Playing): `vector`, the
-// deck of up to 16 cards in one SSE register (x86-64-v2 builds), or `portable`, the packed
-// 64-bit words that the GPU's code uses, on any CPU. The environment variable PILES_CPU_PATH
+// deck in SSE registers, one up to 16 cards and two up to 24 (x86-64-v2 builds), or `portable`, the
+// packed 64-bit words that the GPU's code uses, on any CPU. The environment variable PILES_CPU_PATH
 // (vector | portable) forces one, to compare them; unset, the build's fastest.
 enum class CpuPath { vector, portable };
 
@@ -16,7 +16,7 @@ inline constexpr const char* cpu_path_variable = "PILES_CPU_PATH";
 // `vector` in a build without one.
 CpuPath cpu_path();
 
-// "vector (one SSE register per deck, a byte shuffle per flip)", or the portable path's words.
+// "vector (a deck in SSE registers, ...)", or the portable path's words.
 std::string cpu_path_text();
 
 }  // namespace piles::topswops
