@@ -500,6 +500,8 @@ struct Playing {
   PILES_TOPSWOPS_HOT int top() const { return d.top(); }
   // Flips as many cards as the top one says (a card, never a blank).
   PILES_TOPSWOPS_HOT void flip_top() { flip_words(d, d.top()); }
+  // Flips the top k cards (2 <= k <= n).
+  PILES_TOPSWOPS_HOT void flip(int k) { flip_words(d, k); }
   PILES_TOPSWOPS_HOT int fixed_block(int n) const {
 #if defined(__CUDA_ARCH__)
     return fixed_block_cover(d);
@@ -523,9 +525,11 @@ struct Playing<2, true> {
   // The shuffle's mask comes from the top byte inside the vector register (byte i < top takes
   // byte top-1-i), so nothing on the path from one flip to the next leaves it: 1.2 times as
   // fast as a table of masks indexed by the top card.
-  PILES_TOPSWOPS_HOT void flip_top() {
-    const __m128i index = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m128i top = _mm_shuffle_epi8(x, _mm_setzero_si128());
+  PILES_TOPSWOPS_HOT void flip_top() { flip(_mm_shuffle_epi8(x, _mm_setzero_si128())); }
+  PILES_TOPSWOPS_HOT void flip(int k) { flip(_mm_set1_epi8(static_cast<char>(k))); }
+  // Flips the top t cards, t in every byte of `top`.
+  PILES_TOPSWOPS_HOT void flip(__m128i top) {
+    const __m128i index = sse::byte_index();
     const __m128i reversed = _mm_sub_epi8(_mm_sub_epi8(top, _mm_set1_epi8(1)), index);
     x = _mm_shuffle_epi8(x, _mm_blendv_epi8(index, reversed, _mm_cmpgt_epi8(top, index)));
   }
@@ -548,9 +552,11 @@ struct Playing<3, true> {
       : lo(_mm_set_epi64x(static_cast<long long>(deck.w[1]), static_cast<long long>(deck.w[0]))),
         hi(_mm_set_epi64x(0, static_cast<long long>(deck.w[2]))) {}
   PILES_TOPSWOPS_HOT int top() const { return _mm_cvtsi128_si32(lo) & 0xff; }
-  PILES_TOPSWOPS_HOT void flip_top() {
+  PILES_TOPSWOPS_HOT void flip_top() { flip(_mm_shuffle_epi8(lo, _mm_setzero_si128())); }
+  PILES_TOPSWOPS_HOT void flip(int k) { flip(_mm_set1_epi8(static_cast<char>(k))); }
+  // Flips the top t cards, t in every byte of `top`.
+  PILES_TOPSWOPS_HOT void flip(__m128i top) {
     const __m128i index = sse::byte_index(), sixteen = _mm_set1_epi8(16);
-    const __m128i top = _mm_shuffle_epi8(lo, _mm_setzero_si128());
     // Positions i of lo below t take t - 1 - i: from hi where that is 16 or more.
     const __m128i from = _mm_sub_epi8(_mm_sub_epi8(top, _mm_set1_epi8(1)), index);
     const __m128i in_hi = _mm_cmpgt_epi8(from, _mm_set1_epi8(15));

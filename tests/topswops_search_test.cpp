@@ -56,6 +56,13 @@ void check_flip_against_bytes(int n) {
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<int> cards = random_partial(n, rng);
     for (int k = 2; k <= n; ++k) {
+      // A flip of k whatever the top holds (the backward search's).
+      std::vector<std::uint8_t> any_top(cards.begin(), cards.end());
+      piles::deck::flip(any_top.data(), k);
+      ts::Playing<W> by_k(pack<W>(cards));
+      by_k.flip(k);
+      ASSERT_EQ(unpack(by_k.deck(), n), std::vector<int>(any_top.begin(), any_top.end()))
+          << "n " << n << " k " << k;
       cards[0] = k;  // a flip is of the top card's length
       std::vector<std::uint8_t> bytes(cards.begin(), cards.end());
       piles::deck::flip(bytes.data(), k);
