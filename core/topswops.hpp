@@ -470,6 +470,14 @@ PILES_TOPSWOPS_HOT unsigned block_starts(__m128i minima, int first) {
       _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(minima, position), minima)));
 }
 
+// The top t cards of x reversed, t in every byte of `top` (t <= 16): byte i < t takes byte
+// t - 1 - i, the rest stay.
+PILES_TOPSWOPS_HOT __m128i flip(__m128i x, __m128i top) {
+  const __m128i index = byte_index();
+  const __m128i reversed = _mm_sub_epi8(_mm_sub_epi8(top, _mm_set1_epi8(1)), index);
+  return _mm_shuffle_epi8(x, _mm_blendv_epi8(index, reversed, _mm_cmpgt_epi8(top, index)));
+}
+
 // A block from byte i on needs the minimum from i on to be at least i + 1.
 PILES_TOPSWOPS_HOT int fixed_block(__m128i x, int n) {
   const unsigned ok = block_starts(suffix_minima(x), 0) & ((1u << n) - 1);
@@ -525,14 +533,8 @@ struct Playing<2, true> {
   // The shuffle's mask comes from the top byte inside the vector register (byte i < top takes
   // byte top-1-i), so nothing on the path from one flip to the next leaves it: 1.2 times as
   // fast as a table of masks indexed by the top card.
-  PILES_TOPSWOPS_HOT void flip_top() { flip(_mm_shuffle_epi8(x, _mm_setzero_si128())); }
-  PILES_TOPSWOPS_HOT void flip(int k) { flip(_mm_set1_epi8(static_cast<char>(k))); }
-  // Flips the top t cards, t in every byte of `top`.
-  PILES_TOPSWOPS_HOT void flip(__m128i top) {
-    const __m128i index = sse::byte_index();
-    const __m128i reversed = _mm_sub_epi8(_mm_sub_epi8(top, _mm_set1_epi8(1)), index);
-    x = _mm_shuffle_epi8(x, _mm_blendv_epi8(index, reversed, _mm_cmpgt_epi8(top, index)));
-  }
+  PILES_TOPSWOPS_HOT void flip_top() { x = sse::flip(x, _mm_shuffle_epi8(x, _mm_setzero_si128())); }
+  PILES_TOPSWOPS_HOT void flip(int k) { x = sse::flip(x, _mm_set1_epi8(static_cast<char>(k))); }
   PILES_TOPSWOPS_HOT int fixed_block(int n) const { return sse::fixed_block(x, n); }
   PILES_TOPSWOPS_HOT Deck<2> deck() const {
     return {{static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)),
@@ -541,9 +543,11 @@ struct Playing<2, true> {
 };
 
 // 17 to 24 cards: positions 0..15 in one register, 16..23 in the low half of another. A flip
-// of t cards takes each position below t from position t - 1 - i, which lies in either
-// register: two byte shuffles a register, one from each, the other's lanes zeroed (a shuffle
-// index with its top bit set gives 0), with no branch on whether t reaches past 16.
+// of t <= 16 cards is the first register's. One of more takes each position below t from
+// position t - 1 - i, which lies in either register: two byte shuffles a register, one from
+// each, the other's lanes zeroed (a shuffle index with its top bit set gives 0). The branch
+// between the two, on the top card, mostly goes the first way and shortens the chain from one
+// flip to the next: at 18 cards 1.3 times as fast as the four shuffles every time.
 template <>
 struct Playing<3, true> {
   __m128i lo, hi;
@@ -552,10 +556,14 @@ struct Playing<3, true> {
       : lo(_mm_set_epi64x(static_cast<long long>(deck.w[1]), static_cast<long long>(deck.w[0]))),
         hi(_mm_set_epi64x(0, static_cast<long long>(deck.w[2]))) {}
   PILES_TOPSWOPS_HOT int top() const { return _mm_cvtsi128_si32(lo) & 0xff; }
-  PILES_TOPSWOPS_HOT void flip_top() { flip(_mm_shuffle_epi8(lo, _mm_setzero_si128())); }
-  PILES_TOPSWOPS_HOT void flip(int k) { flip(_mm_set1_epi8(static_cast<char>(k))); }
-  // Flips the top t cards, t in every byte of `top`.
-  PILES_TOPSWOPS_HOT void flip(__m128i top) {
+  PILES_TOPSWOPS_HOT void flip_top() { flip(top(), _mm_shuffle_epi8(lo, _mm_setzero_si128())); }
+  PILES_TOPSWOPS_HOT void flip(int k) { flip(k, _mm_set1_epi8(static_cast<char>(k))); }
+  // Flips the top t cards, t also in every byte of `top`.
+  PILES_TOPSWOPS_HOT void flip(int t, __m128i top) {
+    if (__builtin_expect(t <= 16, 1)) {
+      lo = sse::flip(lo, top);
+      return;
+    }
     const __m128i index = sse::byte_index(), sixteen = _mm_set1_epi8(16);
     // Positions i of lo below t take t - 1 - i: from hi where that is 16 or more.
     const __m128i from = _mm_sub_epi8(_mm_sub_epi8(top, _mm_set1_epi8(1)), index);
