@@ -494,8 +494,10 @@ Records read_journals(const Job& job, const std::vector<std::string>& journals,
 std::optional<Shard> journal_shard(const std::vector<nlohmann::json>& runs) {
   std::optional<std::string> named;
   for (const nlohmann::json& run : runs) {
-    const std::string shard = run.value("shard", "");
-    if (shard.empty() || (named && *named != shard)) return std::nullopt;
+    const auto field = run.find("shard");
+    if (field == run.end() || !field->is_string()) return std::nullopt;
+    const std::string shard = field->get<std::string>();
+    if (named && *named != shard) return std::nullopt;
     named = shard;
   }
   if (!named) return std::nullopt;
