@@ -565,11 +565,10 @@ struct Playing<3, true> {
       return;
     }
     const __m128i index = sse::byte_index(), sixteen = _mm_set1_epi8(16);
-    // Positions i of lo below t take t - 1 - i: from hi where that is 16 or more.
+    // Every position i of lo (all below t) takes t - 1 - i: from hi where that is 16 or more.
     const __m128i from = _mm_sub_epi8(_mm_sub_epi8(top, _mm_set1_epi8(1)), index);
     const __m128i in_hi = _mm_cmpgt_epi8(from, _mm_set1_epi8(15));
-    const __m128i lo_index =
-        _mm_blendv_epi8(index, _mm_or_si128(from, in_hi), _mm_cmpgt_epi8(top, index));
+    const __m128i lo_index = _mm_or_si128(from, in_hi);
     const __m128i hi_index =
         _mm_or_si128(_mm_sub_epi8(from, sixteen), _mm_andnot_si128(in_hi, _mm_set1_epi8(-1)));
     // Positions 16 + j of hi below t take t - 17 - j, always in lo.
