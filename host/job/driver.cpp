@@ -105,6 +105,12 @@ Records read_records(const Job& job, const std::map<Chunk, nlohmann::json>& line
   return records;
 }
 
+// Whether a run of `shard` (none: the whole job) runs chunk c of round r: its own chunks, and
+// every chunk of the shared first rounds.
+bool runs_chunk(const Job& job, const std::optional<Shard>& shard, int r, Chunk c) {
+  return !shard || r < job.shared_rounds || shard->owns(c);
+}
+
 bool round_complete(const Job& job, int r, const Records& records) {
   return std::all_of(job.rounds[r].begin(), job.rounds[r].end(),
                      [&](Chunk c) { return records.count(c) > 0; });
@@ -273,7 +279,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   std::uint64_t total = 0, whole = 0;
   for (int r = 0; r < rounds; ++r)
     for (Chunk c : job.rounds[r])
-      if (owned(c) || r < job.shared_rounds) {
+      if (runs_chunk(job, options.shard, r, c)) {
         whole += job.weight(c);
         if (records.count(c)) continue;
         todo[r].push_back(c);
@@ -564,14 +570,11 @@ Survey survey(const Job& job, const std::string& journal) {
   s.job_chunks = job.chunk_count;
   s.rounds = static_cast<int>(job.rounds.size());
   // A shard's journal is counted in the chunks the shard runs, as its run does.
-  const auto mine = [&](int r, Chunk c) {
-    return !s.shard || r < job.shared_rounds || s.shard->owns(c);
-  };
   Survey::Work w;
   for (int r = 0; r < s.rounds; ++r) {
     Chunk chunks = 0, done = 0;
     for (const Chunk c : job.rounds[r]) {
-      if (!mine(r, c)) continue;
+      if (!runs_chunk(job, s.shard, r, c)) continue;
       ++chunks;
       const auto record = records.find(c);
       if (record == records.end()) {
