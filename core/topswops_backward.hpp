@@ -157,12 +157,12 @@ PILES_HD void relabelled_lengths(const Deck<W>& d, int h, int lengths[2]) {
 #endif
 }
 
-// True when no game through the node can reach `target`; `entering` allows the costlier play
-// bound (checked once, when the node is entered).
+// An upper bound on the moves that can follow the node, by the rule (at least those to
+// `target` when it cannot reach it); `entering` allows the costlier play bound (checked once,
+// when the node is entered, and only where the cheaper bounds reach the target).
 template <int W>
-PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target,
-                     bool entering) {
-  if (problem.prune == Prune::none || moves == 0) return false;
+PILES_HD int bound(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target,
+                   bool entering) {
   int r = remaining(problem, moves);
   const int h = deepest(moves);
   if (problem.prune == Prune::play && entering && node.deck.top() > h && node.depth + r >= target) {
@@ -173,7 +173,15 @@ PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t 
     r = r < longest ? r : longest;
     r = r < other ? r : other;
   }
-  return node.depth + r < target;
+  return r;
+}
+
+// True when no game through the node can reach `target`.
+template <int W>
+PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target,
+                     bool entering) {
+  if (problem.prune == Prune::none || moves == 0) return false;
+  return node.depth + bound(problem, node, moves, target, entering) < target;
 }
 
 // The subtree of `start` (its own node included), depth first, children by increasing k: nodes

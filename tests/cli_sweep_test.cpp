@@ -161,6 +161,10 @@ const std::vector<Case> everywhere = {
     {"topswops estimate 10 --probes x", "--probes: 'x' is not an integer"},
     {"topswops estimate 10 --final x", "--final: 'x' is not one of any, sorted"},
     {"topswops estimate 10 --bound x", "--bound: 'x' is not an integer"},
+    {"topswops estimate 10 --engine bfs", "--engine: 'bfs' is not one of dfs, backward"},
+    {"topswops estimate 10 --engine backward",
+     "--engine backward: it searches back from the sorted deck, so only games ending sorted (add "
+     "--final sorted)"},
     {"topswops estimate 10 --backend gpu", "--backend gpu: topswops estimate has no GPU engine"},
     {"topswops estimate 10 --checkpoint j", "unknown option --checkpoint"},
     // topswops tail.

@@ -1,13 +1,16 @@
 // The size of a Topswops search estimated before it runs (host/topswops/estimate.hpp, Knuth's
-// random probes): close to the exact node count of the same tree at a fixed target, counted by
-// the CPU engine, and within a factor 1.5 of what whole searches counted (results/: f(14)
-// and f(15) with its tail; f(16) on an NVIDIA H100, results/bench/gpu_h100.md).
+// random probes; the backward search of games ending sorted by stratified sampling): close to
+// the exact node count of the same tree at a fixed target, counted by the CPU engine, and within
+// a factor 1.5 of what whole searches counted (results/: f(14) and f(15) with its tail; f(16)
+// on an NVIDIA H100, results/bench/gpu_h100.md; the backward search from a(14) and a(15),
+// results/bench/topswops_backward.md).
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include "host/topswops/backward.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/estimate.hpp"
 #include "host/topswops/plan.hpp"
@@ -69,6 +72,34 @@ TEST(Estimate, WithinAFactorOneAndAHalfOfWholeSearches) {
   EXPECT_LT(e.nodes, 8'226'762'045.0 * 1.5);
 }
 
+TEST(Estimate, TheBackwardSearchsStratifiedSamplesAreCloseToItsExactCount) {
+  for (int n = 12; n <= 13; ++n) {
+    const ts::Plan plan = ts::make_backward_plan(n, std::nullopt, ts::backward::Prune::play);
+    for (const int target : {plan.start_target, plan.start_target + 5}) {
+      const ts::Estimate e = ts::estimate_search(plan, target, 16, 2);
+      const double exact = static_cast<double>(
+          plan.top.total_nodes() +
+          ts::search_backward_prefixes(plan, 0, plan.prefix_count, target).total_nodes());
+      const std::string where = "n = " + std::to_string(n) + ", target " + std::to_string(target);
+      EXPECT_TRUE(e.stratified);
+      EXPECT_NEAR(e.nodes / exact, 1.0, 0.1) << where;
+      EXPECT_LT(std::abs(e.nodes - exact), 5 * e.standard_error + 0.01 * exact) << where;
+      EXPECT_EQ(e.probes, 16u * plan.chunk_count);
+    }
+  }
+  // Knuth's probes fell to a tenth of the count at 14 cards here, with 32 probes a chunk.
+  struct Known {
+    int n, answer;
+    double nodes;
+  };
+  for (const Known k : {Known{14, 101, 77'238'901.0}, Known{15, 112, 884'032'738.0}}) {
+    const ts::Plan plan = ts::make_backward_plan(k.n, k.answer, ts::backward::Prune::play);
+    const ts::Estimate e = ts::estimate_search(plan, k.answer, 16, 2);
+    EXPECT_GT(e.nodes, k.nodes / 1.5) << k.n;
+    EXPECT_LT(e.nodes, k.nodes * 1.5) << k.n;
+  }
+}
+
 TEST(Estimate, TheSameSeedGivesTheSameEstimateOnAnyThreads) {
   const ts::Plan plan = ts::make_plan(12, ts::Final::any, std::nullopt);
   const ts::Estimate one = ts::estimate_search(plan, 65, 8, 1, 7);
@@ -76,6 +107,10 @@ TEST(Estimate, TheSameSeedGivesTheSameEstimateOnAnyThreads) {
   EXPECT_EQ(one.nodes, two.nodes);
   EXPECT_EQ(one.chunks, two.chunks);
   EXPECT_NE(one.nodes, ts::estimate_search(plan, 65, 8, 1, 8).nodes);
+  const ts::Plan backward = ts::make_backward_plan(13, std::nullopt, ts::backward::Prune::play);
+  const ts::Estimate three = ts::estimate_search(backward, 63, 4, 1, 7);
+  EXPECT_EQ(three.chunks, ts::estimate_search(backward, 63, 4, 2, 7).chunks);
+  EXPECT_NE(three.nodes, ts::estimate_search(backward, 63, 4, 1, 8).nodes);
 }
 
 TEST(Estimate, LevelsAddUpAndTheTopIsExact) {
@@ -88,4 +123,13 @@ TEST(Estimate, LevelsAddUpAndTheTopIsExact) {
               1e-6 * e.nodes);
   const double chunks = std::accumulate(e.chunks.begin(), e.chunks.end(), 0.0);
   EXPECT_NEAR(chunks + static_cast<double>(plan.top.total_nodes()), e.nodes, 1e-6 * e.nodes);
+  // The backward search's levels are its decks' deepest home, as its node counts are.
+  const ts::Plan backward = ts::make_backward_plan(12, std::nullopt, ts::backward::Prune::play);
+  const ts::Estimate b = ts::estimate_search(backward, 51, 4, 2);
+  ASSERT_EQ(b.per_level.size(), 12u);
+  EXPECT_NEAR(std::accumulate(b.per_level.begin(), b.per_level.end(), 0.0), b.nodes,
+              1e-6 * b.nodes);
+  const double backward_chunks = std::accumulate(b.chunks.begin(), b.chunks.end(), 0.0);
+  EXPECT_NEAR(backward_chunks + static_cast<double>(backward.top.total_nodes()), b.nodes,
+              1e-6 * b.nodes);
 }

@@ -11,6 +11,7 @@
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/common/parse.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/estimate.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/report.hpp"
@@ -168,7 +169,7 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
 }
 
 struct EstimateArgs {
-  std::string n, final = "any", bound, probes;
+  std::string n, final = "any", bound, probes, engine;
 };
 
 void run_estimate(const EstimateArgs& args, const CommonOptions& common) {
@@ -177,12 +178,21 @@ void run_estimate(const EstimateArgs& args, const CommonOptions& common) {
       args.final == "sorted" ? topswops::Final::sorted : topswops::Final::any;
   std::optional<int> bound;
   if (!args.bound.empty()) bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
-  const int probes = args.probes.empty()
-                         ? topswops::default_probes_per_chunk
-                         : static_cast<int>(parse_int(args.probes, "--probes", 1, 1'000'000));
-  const topswops::Plan plan = topswops::make_plan(n, final, bound);
+  // The search `solve` runs on CPU threads: games ending sorted backward, unless told dfs (the
+  // forward tree, which a GPU searches).
+  if (args.engine == "backward" && final != topswops::Final::sorted)
+    throw UsageError(
+        "--engine backward: it searches back from the sorted deck, so only games ending sorted "
+        "(add --final sorted)");
+  const topswops::Plan plan =
+      final == topswops::Final::sorted && args.engine != "dfs"
+          ? topswops::make_backward_plan(n, bound, topswops::backward::Prune::play)
+          : topswops::make_plan(n, final, bound);
+  const int samples = args.probes.empty()
+                          ? topswops::default_samples_per_chunk(plan)
+                          : static_cast<int>(parse_int(args.probes, "--probes", 1, 1'000'000));
   const int threads = host_only_threads(common, "topswops estimate");
-  const topswops::Estimate e = topswops::estimate_search(plan, plan.start_target, probes, threads);
+  const topswops::Estimate e = topswops::estimate_search(plan, plan.start_target, samples, threads);
   if (common.json)
     emit_json(topswops::to_json(plan, e, threads));
   else
@@ -192,15 +202,24 @@ void run_estimate(const EstimateArgs& args, const CommonOptions& common) {
 void add_estimate(CLI::App& topswops, const CommonOptions& common) {
   auto args = std::make_shared<EstimateArgs>();
   CLI::App* estimate = topswops.add_subcommand(
-      "estimate", "The nodes `solve N` would search, by Knuth's random probes, in seconds");
+      "estimate",
+      "The nodes `solve N` would search, by Knuth's random probes (or stratified sampling), in "
+      "seconds");
   estimate->add_option("N", args->n, "Number of cards (1..24)")->required();
   estimate->add_option("--final", args->final, "any | sorted: as solve's")
       ->check(one_of({"any", "sorted"}));
   estimate->add_option("--bound", args->bound,
                        "The target the search would start from (default: solve's)");
-  estimate->add_option("--probes", args->probes,
-                       fmt::format("Probes in every chunk of the search (default {})",
-                                   topswops::default_probes_per_chunk));
+  estimate
+      ->add_option("--engine", args->engine,
+                   "The search to estimate, as solve's on CPU threads: dfs (the forward tree, "
+                   "also what a GPU searches) | backward (default with --final sorted)")
+      ->check(one_of({"dfs", "backward"}));
+  estimate->add_option(
+      "--probes", args->probes,
+      fmt::format("Probes in every chunk of the search (default {}); of the backward search, "
+                  "passes of stratified sampling (default {})",
+                  topswops::default_probes_per_chunk, topswops::default_passes_per_chunk));
   estimate->footer("Example:\n  piles topswops estimate 16");
   estimate->callback([args, &common] { run_estimate(*args, common); });
 }

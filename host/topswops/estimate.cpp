@@ -33,13 +33,10 @@ double probe(const Problem& p, Frame<W> f, int level, int target, std::mt19937_6
   return sum;
 }
 
-struct ChunkEstimate {
-  double nodes = 0, variance = 0;
-};
-
 template <int W>
-ChunkEstimate estimate_chunk(const Plan& plan, const Problem& problem, int chunk, int target,
-                             int probes, std::uint64_t seed, double* per_level) {
+ChunkEstimate estimate_forward_chunk(const Plan& plan, const Problem& problem, int chunk,
+                                     int target, int probes, std::uint64_t seed,
+                                     double* per_level) {
   const std::size_t first = plan.chunk_begin(chunk), prefixes = plan.chunk_prefixes(chunk);
   if (prefixes == 0 || probes <= 0) return {};
   std::mt19937_64 random(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(chunk));
@@ -57,20 +54,17 @@ ChunkEstimate estimate_chunk(const Plan& plan, const Problem& problem, int chunk
   }
   const double scale = static_cast<double>(prefixes) / probes;
   for (int l = 0; l < plan.n; ++l) per_level[l] += levels[l] * scale;
-  const double mean = sum / probes;
-  const double variance = probes > 1 ? (squares - probes * mean * mean) / (probes - 1) : 0;
-  // The chunk's estimate is prefixes * mean; its variance that of the mean, scaled.
-  return {prefixes * mean,
-          static_cast<double>(prefixes) * prefixes * std::max(variance, 0.0) / probes};
+  return ChunkEstimate::of_samples(sum, squares, probes, static_cast<double>(prefixes));
 }
 
 }  // namespace
 
-Estimate estimate_search(const Plan& plan, int target, int probes_per_chunk, int threads,
+Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed) {
   const auto begin = std::chrono::steady_clock::now();
   Estimate e;
   e.target = target;
+  e.stratified = plan.backward.has_value();
   e.per_level.assign(plan.n, 0.0);
   for (int l = 0; l < plan.n && l < static_cast<int>(plan.top.nodes.size()); ++l)
     e.per_level[l] = static_cast<double>(plan.top.nodes[l]);
@@ -78,17 +72,17 @@ Estimate estimate_search(const Plan& plan, int target, int probes_per_chunk, int
   if (plan.n > 1) {
     const std::vector<std::int32_t> table = plan.bounds_at(target);
     const Problem problem = plan.problem(table);
+    const auto estimate_chunk = [&](int c, double* levels) {
+      if (plan.backward) return estimate_backward_chunk(plan, c, target, samples, seed, levels);
+      return words_for(plan.n) == 2
+                 ? estimate_forward_chunk<2>(plan, problem, c, target, samples, seed, levels)
+                 : estimate_forward_chunk<3>(plan, problem, c, target, samples, seed, levels);
+    };
     std::vector<ChunkEstimate> chunks(plan.chunk_count);
-    std::vector<std::vector<double>> levels(plan.chunk_count);
-#pragma omp parallel for schedule(dynamic, 8) num_threads(std::max(threads, 1))
-    for (int c = 0; c < plan.chunk_count; ++c) {
-      levels[c].assign(plan.n, 0.0);
-      chunks[c] = words_for(plan.n) == 2
-                      ? estimate_chunk<2>(plan, problem, c, target, probes_per_chunk, seed,
-                                          levels[c].data())
-                      : estimate_chunk<3>(plan, problem, c, target, probes_per_chunk, seed,
-                                          levels[c].data());
-    }
+    std::vector<std::vector<double>> levels(plan.chunk_count, std::vector<double>(plan.n, 0.0));
+    // A backward chunk's passes take far longer than a forward chunk's probes.
+#pragma omp parallel for schedule(dynamic, plan.backward ? 1 : 8) num_threads(std::max(threads, 1))
+    for (int c = 0; c < plan.chunk_count; ++c) chunks[c] = estimate_chunk(c, levels[c].data());
     double variance = 0;
     for (int c = 0; c < plan.chunk_count; ++c) {
       e.chunks[c] = chunks[c].nodes;
@@ -96,7 +90,7 @@ Estimate estimate_search(const Plan& plan, int target, int probes_per_chunk, int
       for (int l = 0; l < plan.n; ++l) e.per_level[l] += levels[c][l];
     }
     e.standard_error = std::sqrt(variance);
-    e.probes = static_cast<std::uint64_t>(probes_per_chunk) * plan.chunk_count;
+    e.probes = static_cast<std::uint64_t>(samples) * plan.chunk_count;
   }
   for (double x : e.per_level) e.nodes += x;
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

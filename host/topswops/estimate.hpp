@@ -23,18 +23,43 @@ struct Estimate {
   double standard_error = 0;      // of `nodes`
   std::vector<double> chunks;     // per chunk of the plan (chunk 0 without the top levels)
   std::vector<double> per_level;  // n entries
-  std::uint64_t probes = 0;
+  std::uint64_t probes = 0;       // Knuth's probes, or passes of stratified sampling (`stratified`)
+  bool stratified = false;
   double seconds = 0;
 
   double relative_error() const { return nodes > 0 ? standard_error / nodes : 0; }
 };
 
-// `probes_per_chunk` probes in every chunk, on `threads` threads; the same seed gives the same
-// estimate.
-Estimate estimate_search(const Plan& plan, int target, int probes_per_chunk, int threads,
+// `samples` probes in every chunk, on `threads` threads; the same seed gives the same estimate.
+// The backward search of games ending sorted (plan.backward) is sampled otherwise, since its
+// tree is far more uneven: `samples` passes of stratified sampling (estimate_backward.cpp).
+Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed = 1);
 
-// Probes per chunk by default: about 0.1 to 1 s of one thread at n = 16..18.
+// Samples per chunk by default: probes, about 0.1 to 1 s of one thread at n = 16..18; passes
+// of the backward search, about 3 to 9 s of one thread at n = 16..18.
 inline constexpr int default_probes_per_chunk = 32;
+inline constexpr int default_passes_per_chunk = 16;
+inline int default_samples_per_chunk(const Plan& plan) {
+  return plan.backward ? default_passes_per_chunk : default_probes_per_chunk;
+}
+
+// One chunk's share of an estimate: its nodes and their variance.
+struct ChunkEstimate {
+  double nodes = 0, variance = 0;
+
+  // From `count` samples (their sum and sum of squares) whose mean times `scale` estimates the
+  // chunk's nodes; the variance is that of the mean, scaled.
+  static ChunkEstimate of_samples(double sum, double squares, int count, double scale) {
+    const double mean = sum / count;
+    const double variance = count > 1 ? (squares - count * mean * mean) / (count - 1) : 0;
+    return {scale * mean, scale * scale * (variance > 0 ? variance : 0) / count};
+  }
+};
+
+// A chunk of the backward search by `passes` passes (estimate_backward.cpp); adds its nodes by
+// deepest home to per_level.
+ChunkEstimate estimate_backward_chunk(const Plan& plan, int chunk, int target, int passes,
+                                      std::uint64_t seed, double* per_level);
 
 }  // namespace piles::topswops

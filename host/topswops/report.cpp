@@ -91,6 +91,7 @@ nlohmann::json to_json(const Solution& s) {
                      {"relative_error", rounded(s.estimate->relative_error(), 4)},
                      {"target", s.estimate->target},
                      {"probes", s.estimate->probes},
+                     {"method", s.estimate->stratified ? "stratified" : "probes"},
                      {"seconds", rounded(s.estimate->seconds, 3)}};
   if (s.lane_use)
     j["lane_use"] = {
@@ -243,6 +244,7 @@ nlohmann::json to_json(const Plan& plan, const Estimate& e, int threads) {
           {"relative_error", rounded(e.relative_error(), 4)},
           {"nodes_per_level", levels},
           {"probes", e.probes},
+          {"method", e.stratified ? "stratified" : "probes"},
           {"seconds", rounded(e.seconds, 3)},
           {"threads", threads}};
 }
@@ -256,8 +258,8 @@ std::string to_text(const Plan& plan, const Estimate& e, int threads, bool quiet
   out += "  per level       ";
   for (std::size_t l = 0; l < e.per_level.size(); ++l)
     out += fmt::format(" {}:{}", l, scientific(e.per_level[l]));
-  out += fmt::format("\n  probes           {} in {:.2f} s, {}\n", group_digits(e.probes), e.seconds,
-                     plural(threads, "thread"));
+  out += fmt::format("\n  {}           {} in {:.2f} s, {}\n", e.stratified ? "passes" : "probes",
+                     group_digits(e.probes), e.seconds, plural(threads, "thread"));
   return out;
 }
 

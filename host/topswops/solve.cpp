@@ -86,9 +86,10 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   };
   j.weights_in_unit = estimate != nullptr;
   if (estimate) {
-    j.preamble = fmt::format("estimated nodes {} (±{:.1f}%) at target {}, from {} probes",
+    j.preamble = fmt::format("estimated nodes {} (±{:.1f}%) at target {}, from {} {}",
                              scientific(estimate->nodes), 100 * estimate->relative_error(),
-                             estimate->target, group_digits(estimate->probes));
+                             estimate->target, group_digits(estimate->probes),
+                             estimate->stratified ? "passes of stratified sampling" : "probes");
   }
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     partial_from_json(payload, plan.n, where);
@@ -293,8 +294,9 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
   const Plan plan = plan_for(options, run, terminated);
   Tally tally;
   std::optional<Estimate> estimate;
-  if (plan.n >= estimated_from_n && !plan.backward)  // the probes walk the forward tree
-    estimate = estimate_search(plan, plan.start_target, default_probes_per_chunk, run.threads);
+  if (plan.n >= estimated_from_n)
+    estimate =
+        estimate_search(plan, plan.start_target, default_samples_per_chunk(plan), run.threads);
   Solution s = make_solution(
       plan, options.bound,
       job::run(make_job(plan, options, tally, estimate ? &*estimate : nullptr), options.run, run));
@@ -376,9 +378,9 @@ job::Survey survey_journal(const std::string& journal, int threads) {
   job::Survey s = job::survey(make_job(plan, SolveOptions{}, unused), journal);
   // The chunks not done weighed in nodes, as a run weighs them, from the target they would run
   // at now: the longest game so far, or the start.
-  if (plan.n >= estimated_from_n && !plan.backward && s.chunks_done < s.chunks) {
+  if (plan.n >= estimated_from_n && s.chunks_done < s.chunks) {
     const Estimate estimate = estimate_search(plan, std::max(plan.start_target, s.best.value_or(0)),
-                                              default_probes_per_chunk, threads);
+                                              default_samples_per_chunk(plan), threads);
     job::Survey weighed = job::survey(make_job(plan, SolveOptions{}, unused, &estimate), journal);
     s.work = weighed.work;
     s.unit = weighed.unit;

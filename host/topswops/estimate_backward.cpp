@@ -1,0 +1,114 @@
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <unordered_map>
+
+#include "core/topswops_backward.hpp"
+#include "host/topswops/estimate.hpp"
+
+namespace piles::topswops {
+namespace {
+
+// The backward tree is far too uneven for Knuth's probes (a deck with card n at the bottom
+// heads the whole (n-1)-card tree, a deck just below a flip of n a few nodes), so it is sampled
+// level by level instead, by P. C. Chen's heuristic sampling ("Heuristic sampling: a method
+// for predicting the performance of tree searching programs", SIAM J. Comput. 21, 1992): the
+// nodes of a level fall into strata by what bounds their subtrees, and each stratum keeps one
+// of its nodes, drawn in proportion to their weights, standing for all of them with their
+// weights summed. Each level's sum of weights is an unbiased estimate of its nodes.
+template <int W>
+struct Sampled {
+  backward::Node<W> node;
+  std::uint32_t moves;
+  double weight;
+};
+
+// What a subtree's size follows: the deepest home, how far the node's bound reaches past the
+// target, and how many moves it has.
+std::uint64_t stratum(std::uint32_t moves, int depth, int bound, int target) {
+  const int slack = std::clamp(depth + bound - target, 0, 255);
+  return static_cast<std::uint64_t>(moves) << 8 | static_cast<std::uint64_t>(slack);
+}
+
+// One pass below the prefixes first..last-1 at a fixed target: its nodes by deepest home into
+// `levels` (added), and their sum.
+template <int W>
+double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int target,
+                   std::mt19937_64& random, double* levels) {
+  const backward::Problem problem{plan.n, plan.bound.data(), *plan.backward};
+  const Deck<W> sorted = sorted_deck<W>(plan.n);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<Sampled<W>> level, next;
+  std::unordered_map<std::uint64_t, std::size_t> strata;
+  double total = 0;
+  // Counts a node of weight w and, unless the search stops there, keeps it in its stratum.
+  const auto add = [&](const backward::Node<W>& node, std::uint32_t moves, double w) {
+    const int p = backward::deepest(moves);
+    levels[p > 0 ? p - 1 : 0] += w;
+    total += w;
+    if (moves == 0) return;
+    const int bound = problem.prune == backward::Prune::none
+                          ? target
+                          : backward::bound(problem, node, moves, target, true);
+    if (node.depth + bound < target) return;
+    const auto [at, fresh] =
+        strata.try_emplace(stratum(moves, node.depth, bound, target), next.size());
+    if (fresh) {
+      next.push_back({node, moves, w});
+      return;
+    }
+    Sampled<W>& kept = next[at->second];
+    kept.weight += w;
+    if (uniform(random) * kept.weight < w) {
+      kept.node = node;
+      kept.moves = moves;
+    }
+  };
+  for (std::size_t i = first; i < last; ++i) {
+    backward::Node<W> node = backward::root<W>(plan.n);
+    std::uint32_t moves = 0;
+    for (int j = 0; j < plan.depth; ++j)
+      moves = backward::descend(node, plan.choices[i * plan.depth + j], sorted, plan.n);
+    add(node, moves, 1.0);
+  }
+  while (!next.empty()) {
+    std::swap(level, next);
+    next.clear();
+    strata.clear();
+    for (const Sampled<W>& s : level)
+      for (std::uint32_t m = s.moves; m != 0; m &= m - 1) {
+        backward::Node<W> child = s.node;
+        const std::uint32_t moves =
+            backward::descend(child, bits::trailing_zeros(m) + 1, sorted, plan.n);
+        add(child, moves, s.weight);
+      }
+  }
+  return total;
+}
+
+template <int W>
+ChunkEstimate estimate_chunk(const Plan& plan, int chunk, int target, int passes,
+                             std::uint64_t seed, double* per_level) {
+  const std::size_t first = plan.chunk_begin(chunk), last = first + plan.chunk_prefixes(chunk);
+  if (first == last || passes <= 0) return {};
+  std::mt19937_64 random(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(chunk));
+  std::vector<double> levels(plan.n, 0.0);
+  double sum = 0, squares = 0;
+  for (int i = 0; i < passes; ++i) {
+    const double x = sample_pass<W>(plan, first, last, target, random, levels.data());
+    sum += x;
+    squares += x * x;
+  }
+  for (int l = 0; l < plan.n; ++l) per_level[l] += levels[l] / passes;
+  return ChunkEstimate::of_samples(sum, squares, passes, 1.0);
+}
+
+}  // namespace
+
+ChunkEstimate estimate_backward_chunk(const Plan& plan, int chunk, int target, int passes,
+                                      std::uint64_t seed, double* per_level) {
+  return words_for(plan.n) == 2 ? estimate_chunk<2>(plan, chunk, target, passes, seed, per_level)
+                                : estimate_chunk<3>(plan, chunk, target, passes, seed, per_level);
+}
+
+}  // namespace piles::topswops
