@@ -73,12 +73,15 @@ void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target
                     const ChunkDone& done, const PieceDone& piece_done, const Cancel& cancel) {
   std::vector<ChunkState> state(chunks.size());
   std::vector<Piece> pieces;
+  // A backward prefix's subtree can hold a tenth of the whole search, and the rounds open with
+  // one chunk alone: its prefixes go to the threads one by one.
+  const std::size_t per_piece = plan.backward ? 1 : piece_prefixes;
   for (std::size_t s = 0; s < chunks.size(); ++s) {
     const std::size_t first = plan.chunk_begin(chunks[s]), last = plan.chunk_begin(chunks[s] + 1);
     state[s].partial.nodes.assign(plan.n, 0);
-    for (std::size_t p = first; p < last; p += piece_prefixes)
-      pieces.push_back({s, p, std::min(last, p + piece_prefixes)});
-    state[s].pieces_left = (last - first + piece_prefixes - 1) / piece_prefixes;
+    for (std::size_t p = first; p < last; p += per_piece)
+      pieces.push_back({s, p, std::min(last, p + per_piece)});
+    state[s].pieces_left = (last - first + per_piece - 1) / per_piece;
     if (first == last) done(chunks[s], state[s].partial, 0);
   }
   std::mutex mutex;
