@@ -180,10 +180,7 @@ void run_estimate(const EstimateArgs& args, const CommonOptions& common) {
   if (!args.bound.empty()) bound = static_cast<int>(parse_int(args.bound, "--bound", 0, 1'000'000));
   // The search `solve` runs on CPU threads: games ending sorted backward, unless told dfs (the
   // forward tree, which a GPU searches).
-  if (args.engine == "backward" && final != topswops::Final::sorted)
-    throw UsageError(
-        "--engine backward: it searches back from the sorted deck, so only games ending sorted "
-        "(add --final sorted)");
+  if (args.engine == "backward") topswops::check_backward_final(final);
   const topswops::Plan plan =
       final == topswops::Final::sorted && args.engine != "dfs"
           ? topswops::make_backward_plan(n, bound, topswops::backward::Prune::play)

@@ -130,6 +130,13 @@ backward::Prune parse_prune(const std::string& name) {
   throw UsageError(fmt::format("prune: '{}' is not none, home, split or play", name));
 }
 
+void check_backward_final(Final final) {
+  if (final != Final::sorted)
+    throw UsageError(
+        "--engine backward: it searches back from the sorted deck, so only games ending sorted "
+        "(add --final sorted)");
+}
+
 Plan make_backward_plan(int n, std::optional<int> bound, backward::Prune prune,
                         std::optional<int> warmup) {
   if (n < 1 || n > max_n) throw UsageError(fmt::format("n: {} is out of range (1..{})", n, max_n));

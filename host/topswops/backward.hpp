@@ -17,6 +17,9 @@ const char* prune_name(backward::Prune prune);
 // Throws UsageError unless `name` is a pruning rule's name.
 backward::Prune parse_prune(const std::string& name);
 
+// Throws UsageError unless the games end sorted, the only ones the backward search finds.
+void check_backward_final(Final final);
+
 // The plan of a backward search: the start target is --bound L, else the published value for
 // n - 1 (a lower bound: card n under such a deck plays the same game); the table bound[p] is
 // the published f(p) for p < n where known, else Knuth's Fibonacci bound. Throws UsageError for

@@ -224,10 +224,7 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
 
 // The backward engine's plan (backward.hpp).
 Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
-  if (options.final != Final::sorted)
-    throw UsageError(
-        "--engine backward: it searches back from the sorted deck, so only games ending sorted "
-        "(add --final sorted)");
+  check_backward_final(options.final);
   if (options.tail.n != 0) throw UsageError("--engine backward: takes no --tail");
   if (run.backend != Backend::cpu)
     throw UsageError("--engine backward: runs on CPU threads only (add --backend cpu)");
