@@ -23,8 +23,8 @@ struct Sampled {
   double weight;
 };
 
-// What a subtree's size follows: the deepest home, how far the node's bound reaches past the
-// target, and how many moves it has.
+// What a subtree's size follows: the positions holding their own card (its moves, and what
+// its pruning bound is made of), and how far that bound reaches past the target.
 std::uint64_t stratum(std::uint32_t moves, int depth, int bound, int target) {
   const int slack = std::clamp(depth + bound - target, 0, 255);
   return static_cast<std::uint64_t>(moves) << 8 | static_cast<std::uint64_t>(slack);
@@ -47,12 +47,12 @@ double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int ta
     levels[p > 0 ? p - 1 : 0] += w;
     total += w;
     if (moves == 0) return;
-    const int bound = problem.prune == backward::Prune::none
-                          ? target
-                          : backward::bound(problem, node, moves, target, true);
-    if (node.depth + bound < target) return;
+    const int most = problem.prune == backward::Prune::none
+                         ? target
+                         : backward::bound(problem, node, moves, target, true);
+    if (node.depth + most < target) return;
     const auto [at, fresh] =
-        strata.try_emplace(stratum(moves, node.depth, bound, target), next.size());
+        strata.try_emplace(stratum(moves, node.depth, most, target), next.size());
     if (fresh) {
       next.push_back({node, moves, w});
       return;
