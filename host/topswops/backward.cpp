@@ -34,10 +34,6 @@ std::vector<int> sorted_cards(int n) {
   return cards;
 }
 
-backward::Problem problem_of(const Plan& plan) {
-  return {plan.n, plan.bound.data(), *plan.backward};
-}
-
 // The levels above the prefixes, pruned at the start target: counts the nodes at `depth` (the
 // prefixes), and with `plan_top` records them and the nodes above them in the plan.
 template <int W>
@@ -45,7 +41,7 @@ struct TopWalk {
   Plan& plan;
   int depth;
   bool plan_top;
-  backward::Problem problem = problem_of(plan);
+  backward::Problem problem = backward_problem(plan);
   Deck<W> sorted = sorted_deck<W>(plan.n);
   std::size_t prefixes = 0;
   std::uint8_t path[max_prefix_depth] = {};
@@ -92,17 +88,12 @@ void expand(Plan& plan) {
 
 template <int W>
 Partial search_prefixes(const Plan& plan, std::size_t first, std::size_t last, int target) {
-  const backward::Problem problem = problem_of(plan);
-  const Deck<W> sorted = sorted_deck<W>(plan.n);
+  const backward::Problem problem = backward_problem(plan);
   Partial partial;
   std::uint64_t nodes[max_n] = {};
   SortedSink sink{plan.n, partial, sorted_cards(plan.n)};
-  for (std::size_t i = first; i < last; ++i) {
-    backward::Node<W> node = backward::root<W>(plan.n);
-    for (int j = 0; j < plan.depth; ++j)
-      backward::descend(node, plan.choices[i * plan.depth + j], sorted, plan.n);
-    backward::search(problem, node, target, nodes, sink);
-  }
+  for (std::size_t i = first; i < last; ++i)
+    backward::search(problem, prefix_node<W>(plan, i), target, nodes, sink);
   partial.nodes.assign(nodes, nodes + plan.n);
   return partial;
 }

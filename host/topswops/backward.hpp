@@ -28,6 +28,23 @@ void check_backward_final(Final final);
 Plan make_backward_plan(int n, std::optional<int> bound, backward::Prune prune,
                         std::optional<int> warmup = std::nullopt);
 
+// The pruning problem of a backward plan; it points into the plan.
+inline backward::Problem backward_problem(const Plan& plan) {
+  return {plan.n, plan.bound.data(), *plan.backward};
+}
+
+// The node of a backward plan's prefix i, and its moves where `moves` is given.
+template <int W>
+backward::Node<W> prefix_node(const Plan& plan, std::size_t i, std::uint32_t* moves = nullptr) {
+  const Deck<W> sorted = sorted_deck<W>(plan.n);
+  backward::Node<W> node = backward::root<W>(plan.n);
+  std::uint32_t m = 0;
+  for (int j = 0; j < plan.depth; ++j)
+    m = backward::descend(node, plan.choices[i * plan.depth + j], sorted, plan.n);
+  if (moves) *moves = m;
+  return node;
+}
+
 // The search below the plan's prefixes first..last-1, each from `target`.
 Partial search_backward_prefixes(const Plan& plan, std::size_t first, std::size_t last, int target);
 

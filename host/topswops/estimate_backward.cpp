@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/topswops_backward.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/estimate.hpp"
 
 namespace piles::topswops {
@@ -35,7 +36,7 @@ std::uint64_t stratum(std::uint32_t moves, int depth, int bound, int target) {
 template <int W>
 double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int target,
                    std::mt19937_64& random, double* levels) {
-  const backward::Problem problem{plan.n, plan.bound.data(), *plan.backward};
+  const backward::Problem problem = backward_problem(plan);
   const Deck<W> sorted = sorted_deck<W>(plan.n);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::vector<Sampled<W>> level, next;
@@ -65,10 +66,8 @@ double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int ta
     }
   };
   for (std::size_t i = first; i < last; ++i) {
-    backward::Node<W> node = backward::root<W>(plan.n);
     std::uint32_t moves = 0;
-    for (int j = 0; j < plan.depth; ++j)
-      moves = backward::descend(node, plan.choices[i * plan.depth + j], sorted, plan.n);
+    const backward::Node<W> node = prefix_node<W>(plan, i, &moves);
     add(node, moves, 1.0);
   }
   while (!next.empty()) {
