@@ -184,38 +184,84 @@ PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t 
   return node.depth + bound(problem, node, moves, target, entering) < target;
 }
 
-// The subtree of `start` (its own node included), depth first, children by increasing k: nodes
-// counted by deepest home (nodes[p - 1], leaves in nodes[0]), every deck of at least `target`
-// moves to sink.game(steps, deck), the target raised to each longer game found. Returns the
-// target at the end. Stackless: a child goes back to its parent by a flip of its top card.
+// What a search's sink answers when it is polled, on entering each node.
+enum class Poll : std::uint8_t {
+  go,
+  // Hand the moves still to come at the shallowest node that has some to sink.share(node, k):
+  // they are searched elsewhere from that node's move k on, and this search ends below it.
+  share,
+  // End the search now; its counts are incomplete.
+  stop,
+};
+
+// For Poll::share: walks back from `node` to the search's start at `start_depth` and hands the
+// moves still to come at the shallowest node on the way that has some to sink.share(that node,
+// its next move). Returns the search's new start: that node's child on the way back (or the old
+// start where nothing was left to hand off).
 template <int W, class Sink>
-PILES_HD int search(const Problem& problem, Node<W> node, int target, std::uint64_t* nodes,
-                    Sink& sink) {
-  const Deck<W> sorted = sorted_deck<W>(problem.n);
-  const int start_depth = node.depth;
-  std::uint32_t moves = homes(node.deck, sorted, problem.n);
-  for (;;) {
-    // On entering a node (deck and moves known).
-    const int p = deepest(moves);
-    ++nodes[p > 0 ? p - 1 : 0];
-    if (node.depth >= target) {
-      target = node.depth;
-      sink.game(node.depth, node.deck);
+PILES_HD int share(const Node<W>& node, int start_depth, const Deck<W>& sorted, int n, Sink& sink) {
+  Node<W> at = node, shallowest = node;
+  int next = 0;
+  while (at.depth > start_depth) {
+    const int back = at.deck.top();
+    flip(at.deck, back);
+    --at.depth;
+    const std::uint32_t later = homes(at.deck, sorted, n) & ~((1u << back) - 1);
+    if (later) {
+      shallowest = at;
+      next = bits::trailing_zeros(later) + 1;
     }
-    int k = 0;
-    if (moves && !pruned(problem, node, moves, target, true)) k = bits::trailing_zeros(moves) + 1;
-    // Back up until a node has a next move.
+  }
+  if (next == 0) return start_depth;
+  sink.share(shallowest, next);
+  return shallowest.depth + 1;
+}
+
+// The subtree of `node`, depth first, children by increasing k, at a fixed `target`: nodes
+// counted by deepest home (nodes[p - 1], leaves in nodes[0]), every deck of at least `target`
+// moves to sink.game(steps, deck). With `from` = 0 the node is entered (counted) first; with a
+// move k of the node (one a share handed off) the node was counted where it was shared, and
+// the search takes its moves from k on. The target never rises inside a search, so what a
+// subtree counts depends only on it and the target, however its parts were shared out.
+// Stackless: a child goes back to its parent by a flip of its top card. Returns false when the
+// sink said stop.
+template <int W, class Sink>
+PILES_HD bool search(const Problem& problem, Node<W> node, int from, int target,
+                     std::uint64_t* nodes, Sink& sink) {
+  const Deck<W> sorted = sorted_deck<W>(problem.n);
+  int start_depth = node.depth;
+  std::uint32_t moves = homes(node.deck, sorted, problem.n);
+  int k = from;
+  for (;;) {
+    if (k == 0) {
+      // On entering a node (deck and moves known).
+      const int p = deepest(moves);
+      ++nodes[p > 0 ? p - 1 : 0];
+      if (node.depth >= target) sink.game(node.depth, node.deck);
+      switch (sink.poll()) {
+        case Poll::go:
+          break;
+        case Poll::share:
+          start_depth = share(node, start_depth, sorted, problem.n, sink);
+          break;
+        case Poll::stop:
+          return false;
+      }
+      if (moves && !pruned(problem, node, moves, target, true)) k = bits::trailing_zeros(moves) + 1;
+    }
+    // Back up until a node has a next move. A node entered unpruned stays so: the target is
+    // fixed, and the bound checked on entering is the tighter.
     while (k == 0) {
-      if (node.depth == start_depth) return target;
+      if (node.depth == start_depth) return true;
       const int back = node.deck.top();
       flip(node.deck, back);
       --node.depth;
       moves = homes(node.deck, sorted, problem.n);
       const std::uint32_t later = moves & ~((1u << back) - 1);  // positions after back
-      if (later && !pruned(problem, node, moves, target, false))
-        k = bits::trailing_zeros(later) + 1;
+      if (later) k = bits::trailing_zeros(later) + 1;
     }
     moves = descend(node, k, sorted, problem.n);
+    k = 0;
   }
 }
 

@@ -1,12 +1,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
 #include <string>
 
 #include "core/topswops_backward.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
 #include "host/topswops/solve.hpp"
@@ -126,6 +129,68 @@ TEST(TopswopsBackward, EveryPruningRuleGivesTheUnprunedAnswer) {
   }
 }
 
+// A sink that hands off the search's pending moves every `every` nodes into `handed`, and
+// keeps the decks that reach the target.
+struct HandingSink {
+  int every;
+  std::vector<std::pair<bw::Node<2>, int>>& handed;
+  std::set<std::vector<int>> decks;
+  int n;
+  long entered = 0;
+
+  void game(int, const ts::Deck<2>& deck) { decks.insert(ts::to_cards(deck, n)); }
+  bw::Poll poll() { return ++entered % every == 0 ? bw::Poll::share : bw::Poll::go; }
+  void share(const bw::Node<2>& node, int from) { handed.push_back({node, from}); }
+};
+
+TEST(TopswopsBackward, ASubtreeHandedOffInPiecesCountsAsWhole) {
+  for (int n : {9, 11}) {
+    const ts::Plan plan = ts::make_backward_plan(n, {}, bw::Prune::play);
+    const bw::Problem problem = ts::backward_problem(plan);
+    const int target = published::longest_sorted[n] - 3;
+    std::vector<std::pair<bw::Node<2>, int>> none;
+    HandingSink whole{1 << 30, none, {}, n};
+    std::uint64_t expected[ts::max_n] = {};
+    ASSERT_TRUE(bw::search(problem, bw::root<2>(n), 0, target, expected, whole));
+    ASSERT_FALSE(whole.decks.empty());
+    for (int every : {3, 50, 1000}) {
+      std::vector<std::pair<bw::Node<2>, int>> handed = {{bw::root<2>(n), 0}};
+      HandingSink pieces{every, handed, {}, n};
+      std::uint64_t nodes[ts::max_n] = {};
+      std::size_t searched = 0;
+      while (!handed.empty()) {
+        const auto [node, from] = handed.back();
+        handed.pop_back();
+        ASSERT_TRUE(bw::search(problem, node, from, target, nodes, pieces));
+        ++searched;
+      }
+      EXPECT_GT(searched, 1u) << "n = " << n << ", every " << every;
+      EXPECT_TRUE(std::equal(nodes, nodes + n, expected)) << "n = " << n << ", every " << every;
+      EXPECT_EQ(pieces.decks, whole.decks) << "n = " << n << ", every " << every;
+    }
+  }
+}
+
+TEST(TopswopsBackward, ThreadsSharingAChunkCountWhatOneThreadCounts) {
+  const ts::Plan plan = ts::make_backward_plan(14, {}, bw::Prune::play);
+  // Chunk 2 holds 4.2 million nodes in 18 prefixes of very uneven weight: threads left idle by
+  // its last prefixes take parts of the others.
+  for (const std::vector<int>& chunks : {std::vector<int>{2}, std::vector<int>{1, 2, 3}}) {
+    std::map<int, ts::Partial> shared;
+    const std::size_t handed = ts::run_backward_chunks(
+        plan, chunks, plan.start_target, 4,
+        [&](int chunk, const ts::Partial& partial, double) { shared[chunk] = partial; });
+    EXPECT_GT(handed, 0u);
+    ASSERT_EQ(shared.size(), chunks.size());
+    for (int c : chunks) {
+      const std::size_t first = plan.chunk_begin(c);
+      EXPECT_EQ(shared[c], ts::search_backward_prefixes(plan, first, first + plan.chunk_prefixes(c),
+                                                        plan.start_target))
+          << "chunk " << c;
+    }
+  }
+}
+
 TEST(TopswopsBackward, ShardsAndResumeGiveTheWhole) {
   TempDir dir;
   const std::string base = "topswops solve 12 --final sorted --engine backward --json";
@@ -168,6 +233,23 @@ TEST(TopswopsBackward, AJournalToldItsBoundMergesToTheSameAnswer) {
       EXPECT_EQ(merged.json()[key], run.json()[key]) << key << " from " << bound;
     EXPECT_EQ(merged.json()["bound"], bound);
   }
+}
+
+// The 17-card journal was written while each prefix raised its own target: it still reads back
+// to its answer, and a run of this version will not resume it (its chunks count differently).
+TEST(TopswopsBackward, AJournalOfTheFirstRevisionReadsBackButIsNotResumed) {
+  const std::string journal =
+      std::string(PILES_SOURCE_DIR) + "/results/topswops/runs/backward_sorted_17.journal";
+  const auto merged = run_piles("topswops merge --json " + journal);
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(merged.json()["max_steps"], published::longest_sorted[17]);
+  EXPECT_EQ(merged.json()["count"], published::longest_sorted_count[17]);
+  EXPECT_EQ(merged.json()["nodes"], 117'285'597'081u);
+  TempDir dir;
+  const std::string copy = dir.file("old.journal");
+  std::filesystem::copy_file(journal, copy);
+  const auto resumed = run_piles("topswops solve 17 --final sorted --checkpoint " + copy);
+  EXPECT_TRUE(piles::testing::is_usage_error(resumed, "backward-sorted/1")) << resumed.err;
 }
 
 TEST(TopswopsBackward, RefusesWhatItCannotSearch) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/topswops_backward.hpp"
+#include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/partial.hpp"
 #include "host/topswops/plan.hpp"
 
@@ -45,7 +46,16 @@ backward::Node<W> prefix_node(const Plan& plan, std::size_t i, std::uint32_t* mo
   return node;
 }
 
-// The search below the plan's prefixes first..last-1, each from `target`.
+// The search below the plan's prefixes first..last-1 at `target`, on this thread.
 Partial search_backward_prefixes(const Plan& plan, std::size_t first, std::size_t last, int target);
+
+// run_chunks_cpu for a backward plan: the chunks' prefixes at `target` on `threads` threads,
+// a busy search handing part of its subtree to a thread left idle (a prefix can hold a tenth of
+// the whole search), the nodes shown as they go (`piece_done`, with prefixes 0 until a piece
+// ends), `cancel` asked as pieces start and as they go. Returns how many times a search
+// handed off part of its subtree.
+std::size_t run_backward_chunks(const Plan& plan, const std::vector<int>& chunks, int target,
+                                int threads, const ChunkDone& done,
+                                const PieceDone& piece_done = {}, const Cancel& cancel = {});
 
 }  // namespace piles::topswops

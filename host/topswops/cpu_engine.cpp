@@ -71,11 +71,13 @@ std::vector<Partial> search_work_cpu(const gpu::TopswopsWork& work, int threads)
 
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
                     const ChunkDone& done, const PieceDone& piece_done, const Cancel& cancel) {
+  if (plan.backward) {
+    run_backward_chunks(plan, chunks, target, threads, done, piece_done, cancel);
+    return;
+  }
   std::vector<ChunkState> state(chunks.size());
   std::vector<Piece> pieces;
-  // A backward prefix's subtree can hold a tenth of the whole search, and the rounds open with
-  // one chunk alone: its prefixes go to the threads one by one.
-  const std::size_t per_piece = plan.backward ? 1 : piece_prefixes;
+  const std::size_t per_piece = piece_prefixes;
   for (std::size_t s = 0; s < chunks.size(); ++s) {
     const std::size_t first = plan.chunk_begin(chunks[s]), last = plan.chunk_begin(chunks[s] + 1);
     state[s].partial.nodes.assign(plan.n, 0);

@@ -94,7 +94,7 @@ std::vector<std::int32_t> Plan::bounds_at(int target) const {
 nlohmann::json Plan::identity() const {
   if (backward)
     return {{"game", "topswops"},
-            {"search", "backward-sorted/1"},
+            {"search", fmt::format("backward-sorted/{}", backward_revision)},
             {"n", n},
             {"final", final_name(final)},
             {"start_target", start_target},

@@ -55,6 +55,9 @@ struct Plan {
   // down from the sorted deck, bound[p] bounds f(p), and its levels are the decks' deepest
   // card at home (level p - 1; level 0 also holds the leaves).
   std::optional<backward::Prune> backward;
+  // Its revision in the identity: 1 for journals whose prefixes each raised their own target as
+  // they found longer games (read and merged, not resumed), 2 for a fixed target a round.
+  int backward_revision = 2;
 
   // The pruning table for a search that starts from `target`: `bound` with the tail's cap.
   std::vector<std::int32_t> bounds_at(int target) const;

@@ -318,11 +318,14 @@ Plan plan_of(const std::string& journal) {
   std::vector<int> start_deck;
   std::string start_cut_by;
   std::optional<backward::Prune> prune;
+  int revision = 0;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     n = p.at("n").get<int>();
     warmup = p.value("warmup_rounds", warmup_rounds);
-    if (p.value("search", "") == "backward-sorted/1")
-      prune = parse_prune(p.at("prune").get<std::string>());
+    const std::string search = p.value("search", "");
+    for (int r : {1, 2})
+      if (search == fmt::format("backward-sorted/{}", r)) revision = r;
+    if (revision != 0) prune = parse_prune(p.at("prune").get<std::string>());
     final = p.at("final") == "sorted" ? Final::sorted : Final::any;
     start_target = p.at("start_target").get<int>();
     if (p.contains("tail"))
@@ -331,7 +334,11 @@ Plan plan_of(const std::string& journal) {
     if (p.contains("start_deck")) start_deck = p.at("start_deck").get<std::vector<int>>();
     start_cut_by = p.value("quick_search_cut_by", "");
   });
-  if (prune) return make_backward_plan(n, start_target, *prune, warmup);
+  if (prune) {
+    Plan plan = make_backward_plan(n, start_target, *prune, warmup);
+    plan.backward_revision = revision;
+    return plan;
+  }
   Plan plan = make_plan(n, final, start_target, tail, warmup);
   plan.start_deck = start_deck;
   plan.start_cut_by = start_cut_by;
