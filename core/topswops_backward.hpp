@@ -158,14 +158,13 @@ PILES_HD void relabelled_lengths(const Deck<W>& d, int h, int lengths[2]) {
 }
 
 // An upper bound on the moves that can follow the node, by the rule (at least those to
-// `target` when it cannot reach it); `entering` allows the costlier play bound (checked once,
-// when the node is entered, and only where the cheaper bounds reach the target).
+// `target` when it cannot reach it): the costlier play bound only where the cheaper bounds
+// reach the target. A search checks it once, on entering the node.
 template <int W>
-PILES_HD int bound(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target,
-                   bool entering) {
+PILES_HD int bound(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target) {
   int r = remaining(problem, moves);
   const int h = deepest(moves);
-  if (problem.prune == Prune::play && entering && node.deck.top() > h && node.depth + r >= target) {
+  if (problem.prune == Prune::play && node.deck.top() > h && node.depth + r >= target) {
     int lengths[2];
     relabelled_lengths(node.deck, h, lengths);
     const int longest = problem.longest[h] - lengths[0];
@@ -178,10 +177,9 @@ PILES_HD int bound(const Problem& problem, const Node<W>& node, std::uint32_t mo
 
 // True when no game through the node can reach `target`.
 template <int W>
-PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target,
-                     bool entering) {
+PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target) {
   if (problem.prune == Prune::none || moves == 0) return false;
-  return node.depth + bound(problem, node, moves, target, entering) < target;
+  return node.depth + bound(problem, node, moves, target) < target;
 }
 
 // What a search's sink answers when it is polled, on entering each node.
@@ -247,10 +245,10 @@ PILES_HD bool search(const Problem& problem, Node<W> node, int from, int target,
         case Poll::stop:
           return false;
       }
-      if (moves && !pruned(problem, node, moves, target, true)) k = bits::trailing_zeros(moves) + 1;
+      if (moves && !pruned(problem, node, moves, target)) k = bits::trailing_zeros(moves) + 1;
     }
-    // Back up until a node has a next move. A node entered unpruned stays so: the target is
-    // fixed, and the bound checked on entering is the tighter.
+    // Back up until a node has a next move. A node entered unpruned stays so, the target being
+    // fixed: its later moves need no second check.
     while (k == 0) {
       if (node.depth == start_depth) return true;
       const int back = node.deck.top();

@@ -67,7 +67,7 @@ struct TopWalk {
       if (node.depth >= plan.start_target)
         plan.top.add(node.depth, {to_cards(node.deck, plan.n), sorted_cards(plan.n)});
     }
-    if (backward::pruned(problem, node, moves, plan.start_target, true)) return;
+    if (backward::pruned(problem, node, moves, plan.start_target)) return;
     for (std::uint32_t m = moves; m != 0; m &= m - 1) {
       backward::Node<W> child = node;
       path[node.depth] = static_cast<std::uint8_t>(bits::trailing_zeros(m) + 1);

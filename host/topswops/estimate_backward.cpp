@@ -50,7 +50,7 @@ double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int ta
     if (moves == 0) return;
     const int most = problem.prune == backward::Prune::none
                          ? target
-                         : backward::bound(problem, node, moves, target, true);
+                         : backward::bound(problem, node, moves, target);
     if (node.depth + most < target) return;
     const auto [at, fresh] =
         strata.try_emplace(stratum(moves, node.depth, most, target), next.size());
