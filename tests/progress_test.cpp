@@ -4,10 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include <thread>
 
 #include "host/common/checkpoint.hpp"
 #include "host/common/progress.hpp"
@@ -179,6 +181,24 @@ TEST(StatusLines, ABulgarianShardNeverClaimsToBeDoneEarly) {
     if ((*it)[1] != "16") EXPECT_LT(std::stod((*it)[2]), 100) << it->str();
   }
   EXPECT_GT(lines, 1) << r.err;
+}
+
+// Chunks weighed by estimates can take more than the whole was estimated at: with chunks left,
+// the lines say so instead of "100.0%, ETA 0m00s".
+TEST(StatusLines, WorkPastItsEstimateSaysSo) {
+  piles::Progress progress("test", 100, "nodes", 4, {.status_every = 0.01, .lines_only = true});
+  ::testing::internal::CaptureStderr();
+  progress.add(80, 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  progress.add(40, 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  progress.finish();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("1/4 chunks, 80.0%"), std::string::npos) << err;
+  EXPECT_NE(err.find("2/4 chunks, 120.0%"), std::string::npos) << err;
+  EXPECT_NE(err.find("ETA unknown (past the estimate)"), std::string::npos) << err;
+  EXPECT_EQ(err.find("ETA 0m00s", err.find("120.0%")), std::string::npos) << err;
+  EXPECT_NE(err.find("done: 2/4 chunks, 120.0%"), std::string::npos) << err;
 }
 
 // A GPU slice reports its nodes when it ends: 25% done 10 s in, then nothing for 10 s more.

@@ -184,11 +184,20 @@ std::string Progress::status(bool final, bool compact) {
     text += fmt::format("{} {}, {} {}/s, {} elapsed", amount, noun, human_count(p.rate), unit_,
                         human_seconds(seconds));
   } else {
+    // Work weighed by estimates can pass their whole with chunks still to do: it then says
+    // so, and by how much, rather than "100%, ETA 0m00s" for as long as they take.
+    const bool past_estimate =
+        chunks_ > 0 && chunks_done_.load() < chunks_ && total_ > 0 && done >= total_;
+    const double share = past_estimate ? static_cast<double>(resumed_ + done) /
+                                             static_cast<double>(resumed_ + total_)
+                                       : whole_fraction();
     // The ETA from this run's own rate; the percentage of the whole, resumed work included.
-    text += fmt::format("{:.1f}%, {} {}/s", 100 * whole_fraction(), human_count(p.rate), unit_);
+    text += fmt::format("{:.1f}%, {} {}/s", 100 * share, human_count(p.rate), unit_);
     if (!compact) text += fmt::format(", {} elapsed", human_seconds(seconds));
     // The last line has none: a run that stopped early has work left, so "ETA 0m00s" would lie.
-    if (!final)
+    if (!final && past_estimate)
+      text += ", ETA unknown (past the estimate)";
+    else if (!final)
       text += p.seconds_left ? fmt::format(", ETA {}", human_seconds(*p.seconds_left))
                              : std::string(", ETA estimating");
   }
