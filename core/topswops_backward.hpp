@@ -182,20 +182,39 @@ PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t 
   return node.depth + bound(problem, node, moves, target) < target;
 }
 
+// Where a search stands: at `node`, searching the subtree of its ancestor at `start_depth`
+// (the part not yet searched), about to take `next`: 0 to enter the node (count it and choose
+// its first move), -1 to choose the first move of a node already counted, else that move (one
+// of the node's). A search that stops leaves its cursor where it stood; one from there counts
+// the rest.
+template <int W>
+struct Cursor {
+  Node<W> node;
+  int start_depth;
+  int next;
+};
+
+// The whole subtree of `node` (next = 0), or its moves from k on, the node itself counted
+// elsewhere (next = k).
+template <int W>
+PILES_HD Cursor<W> cursor_at(const Node<W>& node, int next = 0) {
+  return {node, node.depth, next};
+}
+
 // What a search's sink answers when it is polled, on entering each node.
 enum class Poll : std::uint8_t {
   go,
-  // Hand the moves still to come at the shallowest node that has some to sink.share(node, k):
-  // they are searched elsewhere from that node's move k on, and this search ends below it.
+  // Hand the moves still to come at the shallowest node that has some to sink.share(cursor):
+  // they are searched elsewhere from that node's next move on, and this search ends below it.
   share,
-  // End the search now; its counts are incomplete.
+  // End the search now, its cursor where it stands.
   stop,
 };
 
 // For Poll::share: walks back from `node` to the search's start at `start_depth` and hands the
-// moves still to come at the shallowest node on the way that has some to sink.share(that node,
-// its next move). Returns the search's new start: that node's child on the way back (or the old
-// start where nothing was left to hand off).
+// moves still to come at the shallowest node on the way that has some to sink.share. Returns
+// the search's new start: that node's child on the way back (or the old start where nothing
+// was left to hand off).
 template <int W, class Sink>
 PILES_HD int share(const Node<W>& node, int start_depth, const Deck<W>& sorted, int n, Sink& sink) {
   Node<W> at = node, shallowest = node;
@@ -211,25 +230,24 @@ PILES_HD int share(const Node<W>& node, int start_depth, const Deck<W>& sorted, 
     }
   }
   if (next == 0) return start_depth;
-  sink.share(shallowest, next);
+  sink.share(cursor_at(shallowest, next));
   return shallowest.depth + 1;
 }
 
-// The subtree of `node`, depth first, children by increasing k, at a fixed `target`: nodes
+// The search from `at`, depth first, children by increasing k, at a fixed `target`: nodes
 // counted by deepest home (nodes[p - 1], leaves in nodes[0]), every deck of at least `target`
-// moves to sink.game(steps, deck). With `from` = 0 the node is entered (counted) first; with a
-// move k of the node (one a share handed off) the node was counted where it was shared, and
-// the search takes its moves from k on. The target never rises inside a search, so what a
-// subtree counts depends only on it and the target, however its parts were shared out.
-// Stackless: a child goes back to its parent by a flip of its top card. Returns false when the
-// sink said stop.
+// moves to sink.game(steps, deck). The target never rises inside a search, so what a subtree
+// counts depends only on it and the target, however its parts were shared out or resumed.
+// Stackless: a child goes back to its parent by a flip of its top card. Returns true when the
+// search is done, false when the sink said stop (`at` then says where it stood).
 template <int W, class Sink>
-PILES_HD bool search(const Problem& problem, Node<W> node, int from, int target,
-                     std::uint64_t* nodes, Sink& sink) {
+PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uint64_t* nodes,
+                     Sink& sink) {
   const Deck<W> sorted = sorted_deck<W>(problem.n);
-  int start_depth = node.depth;
+  Node<W> node = at.node;
+  int start_depth = at.start_depth;
   std::uint32_t moves = homes(node.deck, sorted, problem.n);
-  int k = from;
+  int k = at.next;
   for (;;) {
     if (k == 0) {
       // On entering a node (deck and moves known).
@@ -243,10 +261,13 @@ PILES_HD bool search(const Problem& problem, Node<W> node, int from, int target,
           start_depth = share(node, start_depth, sorted, problem.n, sink);
           break;
         case Poll::stop:
+          at = {node, start_depth, -1};
           return false;
       }
-      if (moves && !pruned(problem, node, moves, target)) k = bits::trailing_zeros(moves) + 1;
+      k = -1;
     }
+    if (k < 0)
+      k = moves && !pruned(problem, node, moves, target) ? bits::trailing_zeros(moves) + 1 : 0;
     // Back up until a node has a next move. A node entered unpruned stays so, the target being
     // fixed: its later moves need no second check.
     while (k == 0) {
@@ -261,6 +282,27 @@ PILES_HD bool search(const Problem& problem, Node<W> node, int from, int target,
     moves = descend(node, k, sorted, problem.n);
     k = 0;
   }
+}
+
+// A lane's sink in a pass of searches (kernels/topswops_backward.hpp): every deck of at least
+// the target to keep(steps, deck), and a stop after `left` nodes entered. It never shares.
+template <int W, class Keep>
+struct LaneSink {
+  Keep& keep;
+  std::uint64_t left;
+
+  PILES_HD void game(int steps, const Deck<W>& deck) { keep(steps, deck); }
+  PILES_HD Poll poll() { return --left == 0 ? Poll::stop : Poll::go; }
+  PILES_HD void share(const Cursor<W>&) {}
+};
+
+// A lane's turn: the search from `at` for at most `budget` (> 0) nodes entered. Returns true
+// when it is done; else `at` says where it stood.
+template <int W, class Keep>
+PILES_HD bool search_for(const Problem& problem, Cursor<W>& at, int target, std::uint64_t budget,
+                         std::uint64_t* nodes, Keep& keep) {
+  LaneSink<W, Keep> sink{keep, budget};
+  return search(problem, at, target, nodes, sink);
 }
 
 }  // namespace piles::topswops::backward

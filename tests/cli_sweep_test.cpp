@@ -108,8 +108,6 @@ const std::vector<Case> everywhere = {
     {"topswops solve 5 --engine lockstp", "did you mean lockstep?"},
     {"topswops solve 5 --engine simd", "--engine: 'simd' is not one of dfs, lockstep, backward"},
     {"topswops solve 5 --engine backward", "add --final sorted"},
-    {"topswops solve 5 --final sorted --engine backward --backend gpu",
-     "--backend gpu: --engine backward runs on CPU threads only"},
     {"topswops solve 5 --prune home", "--prune: only the backward engine"},
     {"topswops solve 5 --final sorted --prune hom", "--prune: 'hom' is not one of"},
     {"topswops solve 5 --gpu-kernel dfs --backend cpu", "--gpu-kernel dfs: this run is on CPU"},

@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "host/common/slices.hpp"
+#include "host/topswops/backward.hpp"
+#include "host/topswops/backward_passes.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/gpu_engine.hpp"
 #include "host/topswops/plan.hpp"
 #include "host/topswops/published.hpp"
 #include "host/topswops/tail_job.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/run_piles.hpp"
 #include "tests/support/topswops.hpp"
 
 namespace ts = piles::topswops;
@@ -187,3 +190,41 @@ INSTANTIATE_TEST_SUITE_P(Kernels, GpuTopswopsLockstep,
                          ::testing::Values(ts::GpuKernel::lockstep, ts::GpuKernel::lean,
                                            ts::GpuKernel::staged, ts::GpuKernel::staged_shared),
                          kernel_test_name);
+
+// The backward search of games ending sorted in passes on the device: chunk by chunk what the
+// CPU engine counts and finds, from any pass budget, and chunks whose games overflow a small
+// buffer searched again on the host.
+TEST(GpuTopswopsBackward, PassesMatchTheCpuEngineChunkByChunk) {
+  PILES_NEED_GPU();
+  for (int n : {13, 17}) {
+    const ts::Plan plan = ts::make_backward_plan(n, {}, ts::backward::Prune::play);
+    const std::vector<int> chunks =
+        n == 13 ? plan.chunks_of_round(plan.round_count() - 1) : std::vector<int>{0, 1, 2};
+    Chunks cpu;
+    ts::run_backward_chunks(plan, chunks, plan.start_target, 4,
+                            [&](int c, const ts::Partial& p, double) { cpu.emplace(c, p); });
+    for (const auto& [budget, capacity] :
+         std::vector<std::pair<std::uint64_t, std::uint64_t>>{{ts::backward_pass_budget, 1u << 20},
+                                                              {1000, 1u << 20},
+                                                              {ts::backward_pass_budget, 1}}) {
+      Chunks gpu;
+      ts::run_backward_chunks_gpu(
+          plan, chunks, plan.start_target, 4,
+          [&](int c, const ts::Partial& p, double) { gpu.emplace(c, p); }, {}, budget, capacity);
+      EXPECT_EQ(gpu, cpu) << "n " << n << ", budget " << budget << ", capacity " << capacity;
+    }
+  }
+}
+
+TEST(GpuTopswopsBackward, SolveOnTheGpuGivesTheCpuAnswer) {
+  PILES_NEED_GPU();
+  const auto cpu = piles::testing::run_piles(
+      "--backend cpu --json topswops solve 13 --final sorted --engine backward");
+  const auto gpu = piles::testing::run_piles(
+      "--backend gpu --json topswops solve 13 --final sorted --engine backward");
+  ASSERT_EQ(cpu.status, 0) << cpu.err;
+  ASSERT_EQ(gpu.status, 0) << gpu.err;
+  for (const char* key : {"max_steps", "count", "decks", "nodes"})
+    EXPECT_EQ(gpu.json()[key], cpu.json()[key]) << key;
+  EXPECT_EQ(gpu.json()["max_steps"], ts::published::longest_sorted[13]);
+}

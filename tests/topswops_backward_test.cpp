@@ -10,6 +10,7 @@
 
 #include "core/topswops_backward.hpp"
 #include "host/topswops/backward.hpp"
+#include "host/topswops/backward_passes.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
 #include "host/topswops/solve.hpp"
@@ -133,14 +134,14 @@ TEST(TopswopsBackward, EveryPruningRuleGivesTheUnprunedAnswer) {
 // keeps the decks that reach the target.
 struct HandingSink {
   int every;
-  std::vector<std::pair<bw::Node<2>, int>>& handed;
+  std::vector<bw::Cursor<2>>& handed;
   std::set<std::vector<int>> decks;
   int n;
   long entered = 0;
 
   void game(int, const ts::Deck<2>& deck) { decks.insert(ts::to_cards(deck, n)); }
   bw::Poll poll() { return ++entered % every == 0 ? bw::Poll::share : bw::Poll::go; }
-  void share(const bw::Node<2>& node, int from) { handed.push_back({node, from}); }
+  void share(const bw::Cursor<2>& at) { handed.push_back(at); }
 };
 
 TEST(TopswopsBackward, ASubtreeHandedOffInPiecesCountsAsWhole) {
@@ -148,20 +149,21 @@ TEST(TopswopsBackward, ASubtreeHandedOffInPiecesCountsAsWhole) {
     const ts::Plan plan = ts::make_backward_plan(n, {}, bw::Prune::play);
     const bw::Problem problem = ts::backward_problem(plan);
     const int target = published::longest_sorted[n] - 3;
-    std::vector<std::pair<bw::Node<2>, int>> none;
+    std::vector<bw::Cursor<2>> none;
     HandingSink whole{1 << 30, none, {}, n};
     std::uint64_t expected[ts::max_n] = {};
-    ASSERT_TRUE(bw::search(problem, bw::root<2>(n), 0, target, expected, whole));
+    bw::Cursor<2> root = bw::cursor_at(bw::root<2>(n));
+    ASSERT_TRUE(bw::search(problem, root, target, expected, whole));
     ASSERT_FALSE(whole.decks.empty());
     for (int every : {3, 50, 1000}) {
-      std::vector<std::pair<bw::Node<2>, int>> handed = {{bw::root<2>(n), 0}};
+      std::vector<bw::Cursor<2>> handed = {bw::cursor_at(bw::root<2>(n))};
       HandingSink pieces{every, handed, {}, n};
       std::uint64_t nodes[ts::max_n] = {};
       std::size_t searched = 0;
       while (!handed.empty()) {
-        const auto [node, from] = handed.back();
+        bw::Cursor<2> at = handed.back();
         handed.pop_back();
-        ASSERT_TRUE(bw::search(problem, node, from, target, nodes, pieces));
+        ASSERT_TRUE(bw::search(problem, at, target, nodes, pieces));
         ++searched;
       }
       EXPECT_GT(searched, 1u) << "n = " << n << ", every " << every;
@@ -187,6 +189,28 @@ TEST(TopswopsBackward, ThreadsSharingAChunkCountWhatOneThreadCounts) {
       EXPECT_EQ(shared[c], ts::search_backward_prefixes(plan, first, first + plan.chunk_prefixes(c),
                                                         plan.start_target))
           << "chunk " << c;
+    }
+  }
+}
+
+// The passes a device runs, on the host's threads: searches stopped after a budget of nodes and
+// resumed from their cursors, split between passes, count and find what the CPU engine does.
+TEST(TopswopsBackward, PassesOnTheHostCountWhatTheCpuEngineCounts) {
+  for (int n : {12, 13}) {
+    const ts::Plan plan = ts::make_backward_plan(n, {}, bw::Prune::play);
+    const std::vector<int> chunks = {0, 1, 2, 3, 40, 1000};
+    std::map<int, ts::Partial> cpu, passes;
+    ts::run_backward_chunks(plan, chunks, plan.start_target, 2,
+                            [&](int c, const ts::Partial& p, double) { cpu[c] = p; });
+    for (const std::uint64_t budget : {50ull, 300ull, 100000ull}) {
+      const auto runner = ts::host_backward_passes<2>(ts::backward_problem(plan), plan.start_target,
+                                                      chunks.size(), 64, 2);
+      passes.clear();
+      ts::run_backward_passes<2>(plan, chunks, *runner, budget,
+                                 [&](int c, const ts::Partial& p, double) { passes[c] = p; });
+      ASSERT_EQ(passes.size(), chunks.size());
+      for (int c : chunks)
+        EXPECT_EQ(passes[c], cpu[c]) << "n = " << n << ", chunk " << c << ", budget " << budget;
     }
   }
 }

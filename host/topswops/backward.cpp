@@ -40,7 +40,7 @@ struct SortedSink {
   }
   backward::Poll poll() const { return backward::Poll::go; }
   template <int W>
-  void share(const backward::Node<W>&, int) {}
+  void share(const backward::Cursor<W>&) {}
 };
 
 // The levels above the prefixes, pruned at the start target: counts the nodes at `depth` (the
@@ -101,8 +101,10 @@ Partial search_prefixes(const Plan& plan, std::size_t first, std::size_t last, i
   Partial partial;
   std::uint64_t nodes[max_n] = {};
   SortedSink sink{plan.n, partial};
-  for (std::size_t i = first; i < last; ++i)
-    backward::search(problem, prefix_node<W>(plan, i), 0, target, nodes, sink);
+  for (std::size_t i = first; i < last; ++i) {
+    backward::Cursor<W> at = backward::cursor_at(prefix_node<W>(plan, i));
+    backward::search(problem, at, target, nodes, sink);
+  }
   partial.nodes.assign(nodes, nodes + plan.n);
   return partial;
 }
@@ -162,7 +164,7 @@ class Team {
           handed_count_ = handed_.size();
         } else {
           const auto [slot, prefix] = prefixes_[next_++];
-          piece = {slot, prefix_node<W>(plan_, prefix), 0};
+          piece = {slot, backward::cursor_at(prefix_node<W>(plan_, prefix))};
         }
         ++busy_;
       }
@@ -179,11 +181,10 @@ class Team {
   std::size_t handed_off() const { return handed_off_; }
 
  private:
-  // A prefix's subtree (from = 0) or the moves a search handed off.
+  // A prefix's subtree or the moves a search handed off.
   struct Piece {
     std::size_t slot = 0;
-    backward::Node<W> node{};
-    int from = 0;
+    backward::Cursor<W> at{};
   };
 
   struct ChunkState {
@@ -207,7 +208,7 @@ class Team {
       }
       return team.wants_work() ? backward::Poll::share : backward::Poll::go;
     }
-    void share(const backward::Node<W>& node, int from) { team.hand_off(slot, node, from); }
+    void share(const backward::Cursor<W>& at) { team.hand_off(slot, at); }
   };
 
   // Called under the lock.
@@ -229,9 +230,9 @@ class Team {
     const std::lock_guard lock(mutex_);
     if (piece_done_) piece_done_(0, nodes);
   }
-  void hand_off(std::size_t slot, const backward::Node<W>& node, int from) {
+  void hand_off(std::size_t slot, const backward::Cursor<W>& at) {
     const std::lock_guard lock(mutex_);
-    handed_.push_back({slot, node, from});
+    handed_.push_back({slot, at});
     handed_count_ = handed_.size();
     ++handed_off_;
     ++state_[slot].pieces_left;
@@ -245,8 +246,9 @@ class Team {
     Sink sink{{plan_.n, partial}, *this, piece.slot};
     bool whole = false;
     std::exception_ptr failure;
+    backward::Cursor<W> at = piece.at;
     try {
-      whole = backward::search(problem_, piece.node, piece.from, target_, nodes, sink);
+      whole = backward::search(problem_, at, target_, nodes, sink);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -264,7 +266,7 @@ class Team {
     ChunkState& chunk = state_[piece.slot];
     chunk.partial.merge(partial);
     chunk.seconds += seconds;
-    if (piece_done_) piece_done_(piece.from == 0 ? 1 : 0, sink.entered - sink.reported);
+    if (piece_done_) piece_done_(piece.at.next == 0 ? 1 : 0, sink.entered - sink.reported);
     if (--chunk.pieces_left == 0) done_(chunks_[piece.slot], chunk.partial, chunk.seconds);
   }
 

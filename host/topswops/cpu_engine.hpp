@@ -56,8 +56,9 @@ using PieceDone = std::function<void(std::size_t prefixes, std::uint64_t nodes)>
 
 // The CPU engine: the prefixes of `chunks`, each searched from `target` (forward, or backward
 // for a backward plan), on `threads` threads taking small pieces of chunks as they free up
-// (dynamic scheduling). Before each piece it asks `cancel`; once that says so, the threads take
-// no more pieces, and the call throws Cancelled with the chunks whose pieces all ran reported.
+// (dynamic scheduling; a backward plan's threads also share a piece's subtree, backward.hpp).
+// Before each piece it asks `cancel`; once that says so, the threads take no more pieces, and
+// the call throws Cancelled with the chunks whose pieces all ran reported.
 void run_chunks_cpu(const Plan& plan, const std::vector<int>& chunks, int target, int threads,
                     const ChunkDone& done, const PieceDone& piece_done = {},
                     const Cancel& cancel = {});

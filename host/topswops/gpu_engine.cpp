@@ -46,13 +46,7 @@ namespace {
 
 std::vector<Partial> to_partials(const std::vector<gpu::TopswopsChunkResult>& results) {
   std::vector<Partial> partials;
-  for (const auto& r : results) {
-    Partial& p = partials.emplace_back();
-    p.nodes = r.nodes;
-    for (std::size_t i = 0; i < r.starts.size(); ++i) p.add(r.best, {r.starts[i], r.finals[i]});
-    p.best = r.best;
-    p.count = r.count;
-  }
+  for (const auto& r : results) partials.push_back(partial_of(r));
   return partials;
 }
 

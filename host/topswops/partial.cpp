@@ -24,6 +24,16 @@ void Partial::add(int steps, FoundGame game) {
   if (decks.size() > max_decks) decks.pop_back();
 }
 
+Partial partial_of(const gpu::TopswopsChunkResult& result) {
+  Partial p;
+  p.nodes = result.nodes;
+  for (std::size_t i = 0; i < result.starts.size(); ++i)
+    p.add(result.best, {result.starts[i], result.finals[i]});
+  p.best = result.best;
+  p.count = result.count;
+  return p;
+}
+
 void Partial::merge(const Partial& other) {
   if (other.nodes.size() > nodes.size()) nodes.resize(other.nodes.size());
   for (std::size_t l = 0; l < other.nodes.size(); ++l) nodes[l] += other.nodes[l];

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/topswops_search.hpp"
+
 namespace piles::topswops {
 
 // A start deck and the deck its game ends in.
@@ -31,6 +33,9 @@ struct Partial {
   bool decks_truncated() const { return decks.size() < count; }
   bool operator==(const Partial&) const = default;
 };
+
+// A device's chunk result as a Partial.
+Partial partial_of(const gpu::TopswopsChunkResult& result);
 
 // The journal payload of one chunk (the job driver adds the target and the time).
 nlohmann::json partial_to_json(const Partial& partial);

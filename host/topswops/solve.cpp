@@ -11,6 +11,7 @@
 #include "host/common/error.hpp"
 #include "host/common/output.hpp"
 #include "host/job/termination.hpp"
+#include "host/topswops/backward_passes.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/deepen.hpp"
 #include "host/topswops/gpu_engine.hpp"
@@ -111,7 +112,9 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
       done(static_cast<job::Chunk>(chunk), partial_to_json(whole), seconds);
     };
     const std::vector<int> ids(chunks.begin(), chunks.end());
-    if (run.backend == Backend::gpu) {
+    if (run.backend == Backend::gpu && plan.backward) {
+      run_backward_chunks_gpu(plan, ids, target, run.threads, found, cancel);
+    } else if (run.backend == Backend::gpu) {
       if (!run_chunks_gpu(plan, ids, target, found, options.gpu_kernel, lockstep_pass_budget,
                           gpu::default_found_capacity, run.threads, options.small_slices_on_host,
                           cancel)) {
@@ -223,11 +226,9 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
 }
 
 // The backward engine's plan (backward.hpp).
-Plan backward_plan(const SolveOptions& options, const RunTarget& run) {
+Plan backward_plan(const SolveOptions& options) {
   check_backward_final(options.final);
   if (options.tail.n != 0) throw UsageError("--engine backward: takes no --tail");
-  if (run.backend != Backend::cpu)
-    throw UsageError("--engine backward: runs on CPU threads only (add --backend cpu)");
   return make_backward_plan(options.n, options.bound, options.prune);
 }
 
@@ -244,7 +245,7 @@ namespace {
 // The plan of a run: the backward engine's, or the forward search's from --bound's start, a
 // quick search's game (quick_start) or f(n-1).
 Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel) {
-  if (options.engine == CpuEngine::backward) return backward_plan(options, run);
+  if (options.engine == CpuEngine::backward) return backward_plan(options);
   // A run in one job (threads, devices, MPI ranks) takes every round from all before it, so its
   // rounds double to the end; a shard runs the rounds before the last whole, so one starting its
   // journal keeps the few short ones and no quick search (its start must be every shard's). A
