@@ -201,7 +201,8 @@ PILES_HD Cursor<W> cursor_at(const Node<W>& node, int next = 0) {
   return {node, node.depth, next};
 }
 
-// What a search's sink answers when it is polled, on entering each node.
+// What a search's sink answers when it is polled, on entering each node. A sink that can
+// answer `share` says so (Sink::shares) and takes the moves handed off (Sink::share).
 enum class Poll : std::uint8_t {
   go,
   // Hand the moves still to come at the shallowest node that has some to sink.share(cursor):
@@ -247,9 +248,14 @@ PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uin
   Node<W> node = at.node;
   int start_depth = at.start_depth;
   std::uint32_t moves = homes(node.deck, sorted, problem.n);
-  int k = at.next;
+  // The node's first move unless it is pruned, 0 for none.
+  const auto first = [&] {
+    return moves && !pruned(problem, node, moves, target) ? bits::trailing_zeros(moves) + 1 : 0;
+  };
+  bool entering = at.next == 0;
+  int k = at.next < 0 ? first() : at.next;
   for (;;) {
-    if (k == 0) {
+    if (entering) {
       // On entering a node (deck and moves known).
       const int p = deepest(moves);
       ++nodes[p > 0 ? p - 1 : 0];
@@ -258,16 +264,15 @@ PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uin
         case Poll::go:
           break;
         case Poll::share:
-          start_depth = share(node, start_depth, sorted, problem.n, sink);
+          if constexpr (Sink::shares)
+            start_depth = share(node, start_depth, sorted, problem.n, sink);
           break;
         case Poll::stop:
           at = {node, start_depth, -1};
           return false;
       }
-      k = -1;
+      k = first();
     }
-    if (k < 0)
-      k = moves && !pruned(problem, node, moves, target) ? bits::trailing_zeros(moves) + 1 : 0;
     // Back up until a node has a next move. A node entered unpruned stays so, the target being
     // fixed: its later moves need no second check.
     while (k == 0) {
@@ -280,7 +285,7 @@ PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uin
       if (later) k = bits::trailing_zeros(later) + 1;
     }
     moves = descend(node, k, sorted, problem.n);
-    k = 0;
+    entering = true;
   }
 }
 
@@ -288,12 +293,12 @@ PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uin
 // the target to keep(steps, deck), and a stop after `left` nodes entered. It never shares.
 template <int W, class Keep>
 struct LaneSink {
+  static constexpr bool shares = false;
   Keep& keep;
   std::uint64_t left;
 
   PILES_HD void game(int steps, const Deck<W>& deck) { keep(steps, deck); }
   PILES_HD Poll poll() { return --left == 0 ? Poll::stop : Poll::go; }
-  PILES_HD void share(const Cursor<W>&) {}
 };
 
 // A lane's turn: the search from `at` for at most `budget` (> 0) nodes entered. Returns true

@@ -133,6 +133,7 @@ TEST(TopswopsBackward, EveryPruningRuleGivesTheUnprunedAnswer) {
 // A sink that hands off the search's pending moves every `every` nodes into `handed`, and
 // keeps the decks that reach the target.
 struct HandingSink {
+  static constexpr bool shares = true;
   int every;
   std::vector<bw::Cursor<2>>& handed;
   std::set<std::vector<int>> decks;

@@ -38,9 +38,8 @@ struct SortedSink {
   void game(int steps, const Deck<W>& deck) {
     if (steps >= partial.best) partial.add(steps, {to_cards(deck, n), sorted});
   }
+  static constexpr bool shares = false;
   backward::Poll poll() const { return backward::Poll::go; }
-  template <int W>
-  void share(const backward::Cursor<W>&) {}
 };
 
 // The levels above the prefixes, pruned at the start target: counts the nodes at `depth` (the
@@ -195,6 +194,7 @@ class Team {
 
   // A piece's sink: its games, and the team's answers when the search polls.
   struct Sink : SortedSink {
+    static constexpr bool shares = true;
     Team& team;
     std::size_t slot;
     std::uint64_t entered = 0, reported = 0;
