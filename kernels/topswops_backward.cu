@@ -69,21 +69,26 @@ class DevicePasses final : public BackwardPasses<W> {
         target_(target),
         prune_(problem.prune),
         longest_(std::vector<std::int32_t>(problem.longest, problem.longest + problem.n + 1)),
-        totals_(static_cast<int>(slots), std::max<std::uint64_t>(found_capacity, 1)) {}
+        totals_(static_cast<int>(slots), std::max<std::uint64_t>(found_capacity, 1)),
+        lanes_(resident_blocks(backward_pass<W>, block_threads) * block_threads) {}
 
   void pass(std::vector<BackwardItem<W>>& items, std::uint64_t budget,
             std::vector<std::uint8_t>& finished) override {
     finished.assign(items.size(), 0);
     if (items.empty()) return;
-    DeviceBuffer<BackwardItem<W>> on_device(items);
-    DeviceBuffer<std::uint8_t> done(items.size());
+    // The buffers of the largest pass so far, kept for the passes after it.
+    if (items_.size() < items.size()) {
+      items_ = DeviceBuffer<BackwardItem<W>>(items.size());
+      finished_ = DeviceBuffer<std::uint8_t>(items.size());
+    }
+    items_.copy_from(items.data(), items.size());
     const PassLaunch<W> a{n_, target_, prune_, longest_.data(), budget, totals_.view()};
     backward_pass<W><<<grid_stride_blocks(items.size(), block_threads), block_threads>>>(
-        a, on_device.data(), done.data(), items.size());
+        a, items_.data(), finished_.data(), items.size());
     PILES_CUDA_CHECK_LAUNCH();
     PILES_CUDA_CHECK(cudaDeviceSynchronize());
-    on_device.copy_to(items.data(), items.size());
-    done.copy_to(finished.data(), finished.size());
+    items_.copy_to(items.data(), items.size());
+    finished_.copy_to(finished.data(), finished.size());
   }
 
   std::vector<TopswopsChunkResult> collect() override {
@@ -91,15 +96,16 @@ class DevicePasses final : public BackwardPasses<W> {
     return totals_.collect(n_, overflowed);
   }
 
-  std::size_t lanes() const override {
-    return resident_blocks(backward_pass<W>, block_threads) * block_threads;
-  }
+  std::size_t lanes() const override { return lanes_; }
 
  private:
   int n_, target_;
   backward::Prune prune_;
   DeviceBuffer<std::int32_t> longest_;
   ChunkTotals<W> totals_;
+  std::size_t lanes_;
+  DeviceBuffer<BackwardItem<W>> items_;
+  DeviceBuffer<std::uint8_t> finished_;
 };
 
 }  // namespace

@@ -21,12 +21,6 @@ namespace {
 constexpr std::size_t wanted_prefixes = 1 << 16;
 constexpr int max_prefix_depth = 48;
 
-std::vector<int> sorted_cards(int n) {
-  std::vector<int> cards(n);
-  std::iota(cards.begin(), cards.end(), 1);
-  return cards;
-}
-
 // Every deck of at least the target into a Partial, as the start of a game ending sorted; it
 // never shares its search.
 struct SortedSink {
@@ -303,6 +297,12 @@ std::size_t run_team(const Plan& plan, const std::vector<int>& chunks, int targe
 }
 
 }  // namespace
+
+std::vector<int> sorted_cards(int n) {
+  std::vector<int> cards(n);
+  std::iota(cards.begin(), cards.end(), 1);
+  return cards;
+}
 
 const char* prune_name(backward::Prune prune) {
   switch (prune) {

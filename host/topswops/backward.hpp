@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/topswops_backward.hpp"
 #include "host/topswops/cpu_engine.hpp"
@@ -17,6 +18,9 @@ namespace piles::topswops {
 const char* prune_name(backward::Prune prune);
 // Throws UsageError unless `name` is a pruning rule's name.
 backward::Prune parse_prune(const std::string& name);
+
+// The sorted deck of n cards, the final deck of every game the backward search finds.
+std::vector<int> sorted_cards(int n);
 
 // Throws UsageError unless the games end sorted, the only ones the backward search finds.
 void check_backward_final(Final final);

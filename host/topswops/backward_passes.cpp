@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
-#include <numeric>
 #include <stdexcept>
 
 #include "host/topswops/backward.hpp"
@@ -28,17 +27,12 @@ class HostPasses final : public gpu::BackwardPasses<W> {
   void pass(std::vector<gpu::BackwardItem<W>>& items, std::uint64_t budget,
             std::vector<std::uint8_t>& finished) override {
     finished.assign(items.size(), 0);
-    const std::vector<int> sorted = [&] {
-      std::vector<int> cards(problem_.n);
-      std::iota(cards.begin(), cards.end(), 1);
-      return cards;
-    }();
     std::mutex mutex;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads_)
     for (std::size_t i = 0; i < items.size(); ++i) {
       Partial found;
       const auto keep = [&](int steps, const Deck<W>& deck) {
-        found.add(steps, {to_cards(deck, problem_.n), sorted});
+        found.add(steps, {to_cards(deck, problem_.n), sorted_});
       };
       std::uint64_t nodes[max_n] = {};
       finished[i] = backward::search_for(problem_, items[i].at, target_, budget, nodes, keep);
@@ -72,6 +66,7 @@ class HostPasses final : public gpu::BackwardPasses<W> {
   backward::Problem problem_;
   int target_;
   std::vector<Partial> slots_;
+  std::vector<int> sorted_ = sorted_cards(problem_.n);
   std::size_t lanes_;
   int threads_;
 };
