@@ -297,3 +297,58 @@ TEST_F(JournalTest, DeeplyNestedLineIsRefused) {
   EXPECT_NE(error.find("line 2: payload nested more than"), std::string::npos) << error;
   EXPECT_THROW(read_journal(path_), UsageError);
 }
+
+// A checkout that puts an older copy of the journal in its place while the run writes: the
+// run's later lines go to the file the path names, after the ones that copy lacks, and only
+// once each.
+TEST_F(JournalTest, AJournalReplacedUnderItsWriterGetsTheWritersLinesBack) {
+  ChunkJournal journal(path_, problem_);
+  journal.append(1, {{"x", 1}});
+  const std::string older = text();
+  journal.append(2, {{"x", 2}});
+  const std::string copy = dir_.file("older.journal");
+  std::ofstream(copy, std::ios::binary) << older;
+  std::filesystem::rename(copy, path_);
+  journal.append(3, {{"x", 3}});
+  const auto contents = read_journal(path_);
+  EXPECT_EQ(contents.chunks.size(), 3u);
+  EXPECT_EQ(contents.runs.size(), 1u);
+  const std::string now = text();
+  EXPECT_EQ(now.rfind("\n1 {"), now.find("\n1 {")) << now;
+  EXPECT_NE(open_error(problem_).find("in use by another piles run"), std::string::npos)
+      << "the writer holds the file the path names";
+}
+
+TEST_F(JournalTest, AJournalRemovedUnderItsWriterIsWrittenAgainWhole) {
+  ChunkJournal journal(path_, problem_);
+  journal.append(1, {{"x", 1}});
+  journal.append(2, {{"x", 2}});
+  const std::string written = text();
+  std::filesystem::remove(path_);
+  journal.append(3, {{"x", 3}});
+  EXPECT_EQ(text().substr(0, written.size()), written);
+  EXPECT_EQ(read_journal(path_).chunks.size(), 3u);
+}
+
+// Another problem's journal in its place is left as it is, and the run's lines, the one it was
+// writing included, are kept beside it.
+TEST_F(JournalTest, AJournalReplacedByAnotherProblemsKeepsTheRunsLinesAside) {
+  ChunkJournal journal(path_, problem_);
+  journal.append(1, {{"x", 1}});
+  const std::string other = dir_.file("other.journal");
+  { ChunkJournal(other, json{{"game", "test"}, {"n", 8}}).append(7, {{"x", 7}}); }
+  std::ofstream(path_ + ".orphaned") << "an earlier one";
+  std::filesystem::rename(other, path_);
+  const std::string theirs = text();
+  try {
+    journal.append(2, {{"x", 2}});
+    ADD_FAILURE() << "the append went on";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path_ + ".orphaned.2"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(text(), theirs);
+  const auto kept = read_journal(path_ + ".orphaned.2");
+  EXPECT_EQ(kept.problem, problem_);
+  EXPECT_EQ(kept.chunks.size(), 2u);
+  EXPECT_THROW(journal.append(3, {{"x", 3}}), std::runtime_error);
+}

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_set>
+#include <vector>
 
 #include "host/common/error.hpp"
 #include "host/common/journal_problem.hpp"
@@ -364,8 +366,72 @@ void ChunkJournal::append(std::uint64_t chunk, const nlohmann::json& payload) {
   write_line(std::to_string(chunk), payload);
 }
 
+bool ChunkJournal::path_names_file() const {
+  struct stat named {
+  }, held{};
+  return ::stat(path_.c_str(), &named) == 0 && ::fstat(fd_, &held) == 0 &&
+         named.st_dev == held.st_dev && named.st_ino == held.st_ino;
+}
+
+void ChunkJournal::follow_path(const std::string& pending) {
+  const std::string name = path_.string();
+  const std::string ours = read_all(fd_, path_).substr(0, length_);
+  const int fd = open_to_append(path_);
+  try {
+    require_regular(fd, path_);
+    lock_journal(fd, path_);
+    const std::string text = read_all(fd, path_);
+    const JournalContents theirs = parse_journal(text, name);
+    const nlohmann::json problem = parse_journal(ours, name).problem;
+    if (!theirs.problem.is_null() && theirs.problem != problem)
+      throw UsageError(fmt::format("{}: {}", name, problem_mismatch(theirs.problem, problem)));
+    const std::size_t length = complete_length(text);
+    if (length < text.size() && ::ftruncate(fd, static_cast<off_t>(length)) != 0)
+      throw UsageError(
+          fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+    // Line by line: the problem line (where the file is new) and every run and chunk line the
+    // file lacks, in the order this writer wrote them.
+    const auto lines = [](std::string_view whole) {
+      std::vector<std::string_view> all;
+      for (std::size_t at = 0, end = 0; at < whole.size(); at = end) {
+        end = whole.find('\n', at) + 1;
+        all.push_back(whole.substr(at, end - at));
+      }
+      return all;
+    };
+    const std::vector<std::string_view> held_lines =
+        lines(std::string_view(text).substr(0, length));
+    const std::unordered_set<std::string_view> held(held_lines.begin(), held_lines.end());
+    std::string missing;
+    for (const std::string_view line : lines(ours))
+      if (!held.contains(line)) missing += line;
+    if (!write_whole(fd, missing))
+      throw UsageError(
+          fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+    ::close(fd_);
+    fd_ = fd;
+    length_ = length + missing.size();
+  } catch (const std::exception& e) {
+    ::close(fd);
+    failed_ = true;
+    Descriptor kept{-1};
+    std::string aside;
+    for (int k = 1; kept.fd < 0; ++k) {
+      aside = name + ".orphaned" + (k == 1 ? "" : fmt::format(".{}", k));
+      kept.fd = ::open(aside.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (kept.fd < 0 && errno != EEXIST) break;
+    }
+    const bool saved =
+        kept.fd >= 0 && write_whole(kept.fd, ours + pending) && ::fsync(kept.fd) == 0;
+    throw std::runtime_error(fmt::format(
+        "{} (the path no longer names this run's journal{} {})", e.what(),
+        saved ? ": its lines are kept in" : ", and its lines cannot be kept in", aside));
+  }
+}
+
 void ChunkJournal::write_line(const std::string& key, const nlohmann::json& value) {
   const std::string line = make_line(key, value);
+  if (!failed_ && !path_names_file()) follow_path(line);
   // Written at once, so a killed process loses only the line being written; synced to the disk
   // at most once a second, since a sync per chunk would cost more than small chunks do. A
   // crash of the machine can lose that second: whatever half line it leaves is dropped.

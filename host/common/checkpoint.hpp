@@ -79,11 +79,20 @@ class ChunkJournal {
   // Records one finished chunk and flushes it to disk; safe to call from several threads. A
   // write that fails (a full disk) throws std::runtime_error; the journal then keeps its whole
   // lines and takes no more.
+  //
+  // Where the path has come to name another file (a checkout or copy put an older journal
+  // there) or none (it was removed), the lines go on in the file the path names: this writer
+  // locks it and first adds the lines it wrote that the file lacks, so the journal at the path
+  // holds every chunk the run finished. Where that file cannot be taken (another problem's
+  // journal, one in use), the run's lines are kept aside in `path` + ".orphaned" (".orphaned.2"
+  // and on where that exists) and std::runtime_error says where.
   void append(std::uint64_t chunk, const nlohmann::json& payload);
 
  private:
   void open_locked(const nlohmann::json& problem);
   void write_line(const std::string& key, const nlohmann::json& value);
+  bool path_names_file() const;
+  void follow_path(const std::string& pending);
 
   std::filesystem::path path_;
   std::map<std::uint64_t, nlohmann::json> done_;
