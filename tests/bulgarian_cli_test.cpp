@@ -109,8 +109,8 @@ std::vector<nlohmann::json> analyses(const CliResult& r) {
 // goes on past the limit to finish one and the line that it stopped, and the same command, run
 // again, goes on until the range is done with the plain answer.
 TEST(BulgarianCli, ATimeLimitStopsAfterASliceAndTheSameCommandResumes) {
-  const std::string range = "bulgarian analyze 30..40 --chunks 4 --threads 2 --json";
-  const int chunks = 11 * 4;
+  const std::string range = "bulgarian analyze 30..37 --chunks 2 --threads 2 --json";
+  const int chunks = 8 * 2;
   const auto plain = run_piles(range);
   ASSERT_EQ(plain.status, 0) << plain.err;
   const TempDir dir;
@@ -119,7 +119,7 @@ TEST(BulgarianCli, ATimeLimitStopsAfterASliceAndTheSameCommandResumes) {
 
   const auto stopped = run_piles(limited);
   ASSERT_EQ(stopped.status, 3) << stopped.err;
-  EXPECT_EQ(stopped.err.rfind("piles: bulgarian n=30..40: past --time-limit: it stops once this "
+  EXPECT_EQ(stopped.err.rfind("piles: bulgarian n=30..37: past --time-limit: it stops once this "
                               "run has finished a chunk of its own\npiles: stopped: ",
                               0),
             0u)
