@@ -50,12 +50,15 @@ sanitize:
 
 # libFuzzer targets (tests/fuzz) over what reads outside input, built with clang under
 # AddressSanitizer and UndefinedBehaviorSanitizer in build-fuzz; each runs FUZZ_SECONDS over a
-# scratch copy of its seed corpus, and any crash, report or failed property fails.
+# scratch copy of its seed corpus, and any crash, report or failed property fails. Its sources
+# are compiled a file at a time (the other builds are unity builds), so a file that does not
+# include what it uses fails here.
 FUZZ_SECONDS ?= 60
 fuzz:
 	@bash scripts/bootstrap fuzz
 	cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DPILES_FUZZ=ON -DPILES_ENABLE_CUDA=OFF -DPILES_ENABLE_MPI=OFF -DBUILD_TESTING=OFF
+	  -DPILES_FUZZ=ON -DPILES_ENABLE_CUDA=OFF -DPILES_ENABLE_MPI=OFF -DBUILD_TESTING=OFF \
+	  -DCMAKE_UNITY_BUILD=OFF
 	cmake --build build-fuzz -j $(JOBS) --target fuzz_targets piles
 	scripts/fuzz build-fuzz $(FUZZ_SECONDS)
 
