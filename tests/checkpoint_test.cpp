@@ -352,3 +352,12 @@ TEST_F(JournalTest, AJournalReplacedByAnotherProblemsKeepsTheRunsLinesAside) {
   EXPECT_EQ(kept.chunks.size(), 2u);
   EXPECT_THROW(journal.append(3, {{"x", 3}}), std::runtime_error);
 }
+
+TEST_F(JournalTest, AJournalWhosePathNowNamesAFolderKeepsTheRunsLinesAside) {
+  ChunkJournal journal(path_, problem_);
+  journal.append(1, {{"x", 1}});
+  std::filesystem::remove(path_);
+  std::filesystem::create_directory(path_);
+  EXPECT_THROW(journal.append(2, {{"x", 2}}), std::runtime_error);
+  EXPECT_EQ(read_journal(path_ + ".orphaned").chunks.size(), 2u);
+}

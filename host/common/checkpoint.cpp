@@ -367,8 +367,8 @@ void ChunkJournal::append(std::uint64_t chunk, const nlohmann::json& payload) {
 }
 
 bool ChunkJournal::path_names_file() const {
-  struct stat named {
-  }, held{};
+  struct stat named {};
+  struct stat held {};
   return ::stat(path_.c_str(), &named) == 0 && ::fstat(fd_, &held) == 0 &&
          named.st_dev == held.st_dev && named.st_ino == held.st_ino;
 }
@@ -376,8 +376,9 @@ bool ChunkJournal::path_names_file() const {
 void ChunkJournal::follow_path(const std::string& pending) {
   const std::string name = path_.string();
   const std::string ours = read_all(fd_, path_).substr(0, length_);
-  const int fd = open_to_append(path_);
+  int fd = -1;
   try {
+    fd = open_to_append(path_);
     require_regular(fd, path_);
     lock_journal(fd, path_);
     const std::string text = read_all(fd, path_);
@@ -412,7 +413,7 @@ void ChunkJournal::follow_path(const std::string& pending) {
     fd_ = fd;
     length_ = length + missing.size();
   } catch (const std::exception& e) {
-    ::close(fd);
+    if (fd >= 0) ::close(fd);
     failed_ = true;
     Descriptor kept{-1};
     std::string aside;
