@@ -321,30 +321,44 @@ void check_journal_path(const std::filesystem::path& path) {
 
 ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem,
                            nlohmann::json run_fields)
-    : path_(std::move(path)), run_fields_(std::move(run_fields)) {
+    : path_(std::move(path)), problem_(std::move(problem)), run_fields_(std::move(run_fields)) {
   fd_ = open_to_append(path_);
   try {
-    open_locked(problem);
+    open_locked();
   } catch (...) {
     ::close(fd_);
     throw;
   }
 }
 
-void ChunkJournal::open_locked(const nlohmann::json& problem) {
-  const std::string name = path_.string();
-  require_regular(fd_, path_);
-  lock_journal(fd_, path_);
-  const std::string text = read_all(fd_, path_);
-  JournalContents contents = parse_journal(text, name);
+namespace {
+
+// The journal open on `fd` as its one writer: locked, read, checked against `problem`, and a
+// cut-short last line removed. Its text is left in `text`, whole lines up to the length returned.
+std::size_t take_journal(int fd, const std::filesystem::path& path, const nlohmann::json& problem,
+                         std::string& text, JournalContents& contents) {
+  const std::string name = path.string();
+  require_regular(fd, path);
+  lock_journal(fd, path);
+  text = read_all(fd, path);
+  contents = parse_journal(text, name);
   if (!contents.problem.is_null() && contents.problem != problem)
     throw UsageError(fmt::format("{}: {}", name, problem_mismatch(contents.problem, problem)));
-  done_ = std::move(contents.chunks);
-  length_ = complete_length(text);
-  if (length_ < text.size() && ::ftruncate(fd_, static_cast<off_t>(length_)) != 0)
+  const std::size_t length = complete_length(text);
+  if (length < text.size() && ::ftruncate(fd, static_cast<off_t>(length)) != 0)
     throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+  return length;
+}
+
+}  // namespace
+
+void ChunkJournal::open_locked() {
+  std::string text;
+  JournalContents contents;
+  length_ = take_journal(fd_, path_, problem_, text, contents);
+  done_ = std::move(contents.chunks);
   if (length_ == 0) {
-    write_line("problem", problem);
+    write_line("problem", problem_);
     write_line("run", run_line(run_fields_));
     run_written_ = true;
   }
@@ -379,17 +393,9 @@ void ChunkJournal::follow_path(const std::string& pending) {
   int fd = -1;
   try {
     fd = open_to_append(path_);
-    require_regular(fd, path_);
-    lock_journal(fd, path_);
-    const std::string text = read_all(fd, path_);
-    const JournalContents theirs = parse_journal(text, name);
-    const nlohmann::json problem = parse_journal(ours, name).problem;
-    if (!theirs.problem.is_null() && theirs.problem != problem)
-      throw UsageError(fmt::format("{}: {}", name, problem_mismatch(theirs.problem, problem)));
-    const std::size_t length = complete_length(text);
-    if (length < text.size() && ::ftruncate(fd, static_cast<off_t>(length)) != 0)
-      throw UsageError(
-          fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
+    std::string text;
+    JournalContents theirs;
+    const std::size_t length = take_journal(fd, path_, problem_, text, theirs);
     // Line by line: the problem line (where the file is new) and every run and chunk line the
     // file lacks, in the order this writer wrote them.
     const auto lines = [](std::string_view whole) {

@@ -89,12 +89,13 @@ class ChunkJournal {
   void append(std::uint64_t chunk, const nlohmann::json& payload);
 
  private:
-  void open_locked(const nlohmann::json& problem);
+  void open_locked();
   void write_line(const std::string& key, const nlohmann::json& value);
   bool path_names_file() const;
   void follow_path(const std::string& pending);
 
   std::filesystem::path path_;
+  nlohmann::json problem_;
   std::map<std::uint64_t, nlohmann::json> done_;
   nlohmann::json run_fields_;
   int fd_ = -1;             // holds the lock for as long as it is open
