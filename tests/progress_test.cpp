@@ -17,6 +17,7 @@
 #include "tests/support/temp_dir.hpp"
 
 using piles::bar_line;
+using piles::human_percent;
 using piles::pace;
 using piles::Pace;
 using piles::testing::run_piles;
@@ -55,6 +56,19 @@ TEST(ProgressBar, ShowsTheShareDoneAndFitsEighty) {
   EXPECT_EQ(bar_line("topswops n=13", 0.5, longer, 100), "topswops n=13: " + longer);
   // Work of unknown size: no bar at all.
   EXPECT_EQ(bar_line("bulgarian trace", -1, "3.4G moves", 80), "bulgarian trace: 3.4G moves");
+}
+
+// A share below one percent keeps two significant digits: at 18 cards on two CPU threads the
+// first percent of the search is hours away.
+TEST(StatusLines, ASmallShareShowsItsDigits) {
+  EXPECT_EQ(human_percent(0.422), "42.2%");
+  EXPECT_EQ(human_percent(1.0), "100.0%");
+  EXPECT_EQ(human_percent(0.0), "0.0%");
+  EXPECT_EQ(human_percent(0.0095), "0.95%");
+  EXPECT_EQ(human_percent(0.00997), "1.0%");
+  EXPECT_EQ(human_percent(0.000237), "0.024%");
+  EXPECT_EQ(human_percent(0.0000087), "0.0009%");
+  EXPECT_EQ(human_percent(1e-9), "0.0000%");
 }
 
 TEST(ProgressBar, WidthFromColumnsWhereStderrIsNoTerminal) {

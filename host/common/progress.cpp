@@ -34,6 +34,14 @@ std::string human_count(double x) {
   return fmt::format("{:.1f}{}", x, suffix[i]);
 }
 
+std::string human_percent(double fraction) {
+  const double percent = 100 * fraction;
+  int decimals = 1;
+  if (percent > 0 && percent < 0.995)
+    decimals = std::min(4, 1 - static_cast<int>(std::floor(std::log10(percent))));
+  return fmt::format("{:.{}f}%", percent, decimals);
+}
+
 std::string human_seconds(double s) {
   if (s < 0 || s > 1e9) return "?";
   const auto t = static_cast<long long>(s);
@@ -192,7 +200,7 @@ std::string Progress::status(bool final, bool compact) {
                                              static_cast<double>(resumed_ + total_)
                                        : whole_fraction();
     // The ETA from this run's own rate; the percentage of the whole, resumed work included.
-    text += fmt::format("{:.1f}%, {} {}/s", 100 * share, human_count(p.rate), unit_);
+    text += fmt::format("{}, {} {}/s", human_percent(share), human_count(p.rate), unit_);
     if (!compact) text += fmt::format(", {} elapsed", human_seconds(seconds));
     // The last line has none: a run that stopped early has work left, so "ETA 0m00s" would lie.
     if (!final && past_estimate)

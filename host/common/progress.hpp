@@ -41,6 +41,10 @@ int terminal_columns();
 std::string human_count(double x);
 // "5m07s", "31h02m": a duration as status lines show it ("?" where out of range).
 std::string human_seconds(double s);
+// "42.2%", "0.024%": a share as status lines show it, to a tenth of a percent, and below one
+// percent to two significant digits (at most four decimals), so that a run of days moves from
+// its first minutes on.
+std::string human_percent(double fraction);
 
 // The bar's line, "label [####....] status", fitted to `columns`: at most columns - 1
 // characters (a line that reaches the last column wraps on some terminals), the bar narrowed
