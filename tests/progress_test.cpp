@@ -6,13 +6,17 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "host/common/checkpoint.hpp"
 #include "host/common/progress.hpp"
+#include "host/job/driver.hpp"
 #include "tests/support/run_piles.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -177,6 +181,70 @@ TEST(StatusLines, TopswopsCountsNodesInsideAChunk) {
       run_piles("--threads 2 --status-every 0.5 topswops solve 14 --checkpoint " + dir.file("k"));
   ASSERT_EQ(rest.status, 0) << rest.err;
   EXPECT_NE(rest.err.find("done: 4096/4096 chunks, 100.0%"), std::string::npos) << rest.err;
+  // From f(13) = 80 its rounds raise the target to 101, and the chunks left are weighed again.
+  EXPECT_TRUE(std::regex_search(
+      rest.err,
+      std::regex(R"(n=14: target 101: the [0-9,]+ chunks left estimated at [0-9.e]+ nodes \(±)")))
+      << rest.err;
+}
+
+// A job whose weights estimate its chunks at its start target, which a higher target makes
+// lighter: each round whose target rose weighs the chunks left again before it runs (the
+// driver asks the game), and the share and the ETA follow the new weights, to 100% at the end.
+TEST(StatusLines, TheChunksLeftAreWeighedAgainWhenTheTargetRises) {
+  using piles::job::Chunk;
+  const TempDir dir;
+  piles::job::Job job;
+  job.identity = {{"game", "retarget test"}};
+  job.chunk_count = 8;
+  job.rounds = {{0}, {1, 2}, {3, 4, 5, 6, 7}};
+  job.start_target = 10;
+  job.raise = [](int target, const nlohmann::json& payload) {
+    return std::max(target, payload.at("best").get<int>());
+  };
+  // Chunk 0 finds 12, chunk 2 finds 15: rounds from 10, 12 and 15.
+  const std::map<Chunk, int> best = {{0, 12}, {2, 15}};
+  std::map<Chunk, std::uint64_t> weight;
+  for (Chunk c = 0; c < 8; ++c) weight[c] = 1000;
+  job.weight = [&](Chunk c) { return weight.at(c); };
+  job.slice_floor = [](const piles::RunTarget&) { return std::uint64_t{1}; };
+  job.label = "retarget";
+  job.unit = "nodes";
+  job.check = [](Chunk, const nlohmann::json&, const std::string&) {};
+  std::vector<std::pair<int, std::vector<Chunk>>> asked;
+  job.retarget = [&](int target, const std::vector<Chunk>& left,
+                     const piles::RunTarget&) -> std::optional<std::string> {
+    asked.emplace_back(target, left);
+    if (target == 10) return std::nullopt;
+    for (Chunk c : left) weight[c] = 100;
+    return fmt::format("target {}: weighed again", target);
+  };
+  job.run = [&](const std::vector<Chunk>& chunks, int, const piles::RunTarget&,
+                const piles::job::ChunkDone& done, const piles::UnitsDone&, const piles::Cancel&) {
+    for (Chunk c : chunks) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      done(c, {{"best", best.contains(c) ? best.at(c) : 0}}, 0.03);
+    }
+  };
+  piles::job::Options options;
+  options.checkpoint = dir.file("journal");
+  options.status_every = 0.01;
+  ::testing::internal::CaptureStderr();
+  piles::job::run(job, options, piles::RunTarget{});
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  using Asked = std::vector<std::pair<int, std::vector<Chunk>>>;
+  EXPECT_EQ(
+      asked,
+      (Asked{{10, {0, 1, 2, 3, 4, 5, 6, 7}}, {12, {1, 2, 3, 4, 5, 6, 7}}, {15, {3, 4, 5, 6, 7}}}));
+  EXPECT_NE(err.find("piles: retarget: target 12: weighed again\n"), std::string::npos) << err;
+  EXPECT_NE(err.find("piles: retarget: target 15: weighed again\n"), std::string::npos) << err;
+  EXPECT_NE(err.find("done: 8/8 chunks, 100.0%"), std::string::npos) << err;
+  // After round 0 the run's units are chunk 0's 1000 and 100 for each chunk left, so the last
+  // round shows 1200 to 1600 of 1700 (70.6% to 94.1%) where the weights it began with showed 3
+  // to 7 of 8 chunks (37.5% to 87.5%).
+  for (const char* old_share : {"37.5%", "50.0%", "62.5%", "75.0%", "87.5%"})
+    EXPECT_EQ(err.find(old_share), std::string::npos) << old_share << "\n" << err;
+  EXPECT_TRUE(std::regex_search(err, std::regex(R"(, (70\.6|76\.5|82\.4|88\.2|94\.1)%, )"))) << err;
 }
 
 // A shard of the same run cannot know beforehand how much of each n its chunks hold (shard 0 has

@@ -113,6 +113,22 @@ TEST(Estimate, TheSameSeedGivesTheSameEstimateOnAnyThreads) {
   EXPECT_NE(three.nodes, ts::estimate_search(backward, 63, 4, 1, 8).nodes);
 }
 
+// What a run whose target rose weighs its chunks left by: the same samples as the whole
+// estimate's at that target, forward and backward.
+TEST(Estimate, SomeChunksAloneAreTheWholeEstimatesChunks) {
+  const ts::Plan plan = ts::make_plan(12, ts::Final::any, std::nullopt);
+  const ts::Plan backward = ts::make_backward_plan(13, std::nullopt, ts::backward::Prune::play);
+  for (const ts::Plan* p : {&plan, &backward}) {
+    const std::vector<int> some = {0, 5, 17, p->chunk_count / 2, p->chunk_count - 1};
+    const ts::Estimate whole = ts::estimate_search(*p, 60, 4, 2, 3);
+    const std::vector<ts::ChunkEstimate> alone = ts::estimate_chunks(*p, some, 60, 4, 1, 3);
+    ASSERT_EQ(alone.size(), some.size());
+    for (std::size_t i = 0; i < some.size(); ++i)
+      EXPECT_EQ(alone[i].nodes, whole.chunks[some[i]]) << some[i];
+    EXPECT_GT(alone[1].nodes, 0);
+  }
+}
+
 TEST(Estimate, LevelsAddUpAndTheTopIsExact) {
   const ts::Plan plan = ts::make_plan(11, ts::Final::any, std::nullopt);
   const ts::Estimate e = ts::estimate_search(plan, 51, 4, 2);

@@ -118,16 +118,21 @@ void Progress::add(std::uint64_t units, std::uint64_t chunks,
   draw_bar(false);
 }
 
-void Progress::preamble(std::string text) {
+void Progress::reweigh(std::uint64_t left) {
   const std::lock_guard lock(mutex_);
-  preamble_ = std::move(text);
+  if (total_ != unknown_total) total_ = done_.load() + left;
 }
 
-// The preamble, once, before the first line drawn; called with mutex_ held.
-void Progress::show_preamble() {
-  if (preamble_shown_ || preamble_.empty()) return;
-  preamble_shown_ = true;
-  fmt::print(stderr, "piles: {}: {}\n", label_, preamble_);
+void Progress::aside(std::string text) {
+  const std::lock_guard lock(mutex_);
+  asides_.push_back(std::move(text));
+}
+
+// The asides not shown yet, over the bar where one is drawn; called with mutex_ held.
+void Progress::show_asides() {
+  for (const std::string& text : asides_)
+    fmt::print(stderr, "{}piles: {}: {}\n", mode_ == Mode::bar ? "\r\x1b[K" : "", label_, text);
+  asides_.clear();
 }
 
 void Progress::note(std::string text) {
@@ -146,6 +151,7 @@ void Progress::finish(std::string_view how) {
   // A log that shows the run moving also shows where it ended.
   if (lines_written_ > 0) {
     const std::lock_guard lock(mutex_);
+    show_asides();
     fmt::print(stderr, "piles: {}: {}: {}\n", label_, how, status(true));
     std::fflush(stderr);
   }
@@ -216,7 +222,7 @@ std::string Progress::status(bool final, bool compact) {
 void Progress::say(std::string_view text) {
   if (mode_ == Mode::none) return;
   const std::lock_guard lock(mutex_);
-  show_preamble();
+  show_asides();
   // Over the bar, which the next add() draws again below it.
   fmt::print(stderr, "{}piles: {}: {}\n", mode_ == Mode::bar ? "\r\x1b[K" : "", label_, text);
   std::fflush(stderr);
@@ -224,7 +230,7 @@ void Progress::say(std::string_view text) {
 
 void Progress::draw_bar(bool final) {
   const std::lock_guard lock(mutex_);
-  show_preamble();
+  show_asides();
   // Redrawn over itself, and cleared to the end of the line where a longer one stood.
   fmt::print(stderr, "\r{}\x1b[K{}",
              bar_line(label_, whole_fraction(), status(final, !final), terminal_columns()),
@@ -237,7 +243,7 @@ void Progress::write_lines(std::stop_token stop) {
   const auto every = std::chrono::duration<double>(every_);
   // Returns at the interval, or at once when the run ends (stop requested).
   while (!wake_.wait_for(lock, stop, every, [&stop] { return stop.stop_requested(); })) {
-    show_preamble();
+    show_asides();
     fmt::print(stderr, "piles: {}: {}\n", label_, status(false));
     std::fflush(stderr);
     ++lines_written_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 namespace piles {
 
@@ -89,8 +90,13 @@ class Progress {
   // counts those (the percentage and the ETA stay on the estimates, which all work shares).
   void add(std::uint64_t units, std::uint64_t chunks = 0,
            std::optional<std::uint64_t> measured = std::nullopt);
-  // A line shown once before the first status line or the bar (what the work is estimated at).
-  void preamble(std::string text);
+  // Where the work left was weighed again (a new estimate of it): this run's units become those
+  // it has done and `left`, so that the percentage and the ETA follow the new weights.
+  void reweigh(std::uint64_t left);
+  // A line shown once, before the next status line or drawing of the bar (what the work is
+  // estimated at; a new estimate of what is left); nothing where none follows, so that a short
+  // run's log stays empty.
+  void aside(std::string text);
   // A short text that ends the bar and every status line ("best 65"), where the game has one.
   void note(std::string text);
   // A line of its own, once, between the status lines or above the bar; nothing when quiet.
@@ -103,7 +109,7 @@ class Progress {
   std::string status(bool final, bool compact = false);
   double whole_fraction() const;  // of the whole work, resumed units included
   void draw_bar(bool final);
-  void show_preamble();
+  void show_asides();
   void write_lines(std::stop_token stop);
 
   std::string label_, unit_;
@@ -115,8 +121,8 @@ class Progress {
   std::atomic<std::int64_t> next_draw_ns_{0}, last_add_ns_{0};
   std::chrono::steady_clock::time_point start_;
   std::mutex mutex_;  // the note, drawing, and the status lines' wake-up
-  std::string note_, preamble_;
-  bool preamble_shown_ = false;
+  std::string note_;
+  std::vector<std::string> asides_;
   std::condition_variable_any wake_;
   int lines_written_ = 0;
   bool finished_ = false;

@@ -297,7 +297,7 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   if (live) total = whole - std::min(whole, resumed.units);
   Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
                     progress_style(options), resumed);
-  if (!job.preamble.empty()) progress.preamble(job.preamble);
+  if (!job.preamble.empty()) progress.aside(job.preamble);
   // The longest game so far, where the game has targets, from the journal and then each chunk
   // (-1 while none is).
   int best = -1;
@@ -368,6 +368,18 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
     // Only rank 0 holds the records: the others learn each round's target from it.
     if (options.session && targeted(job))
       round_target = std::stoi(mpi::broadcast(*options.session, std::to_string(round_target)));
+    // Every rank weighs alike: its slices are cut by the weights.
+    std::vector<Chunk> left;
+    if (job.retarget && !live)
+      for (int q = r; q < rounds; ++q) left.insert(left.end(), todo[q].begin(), todo[q].end());
+    if (!left.empty()) {
+      if (const std::optional<std::string> line = job.retarget(round_target, left, target)) {
+        std::uint64_t units = 0;
+        for (Chunk c : left) units += job.weight(c);
+        progress.reweigh(units);
+        progress.aside(*line);
+      }
+    }
     // `shown`: the units its engine call reported as it went and no finished chunk has taken
     // yet, which the progress has counted already: the chunk takes its share (up to its own
     // units) and adds only the rest.

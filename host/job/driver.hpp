@@ -78,6 +78,14 @@ struct Job {
   // can say how much work is left.
   bool weights_in_unit = false;
   std::string preamble;  // optional: the line the progress shows first (the work's estimate)
+  // Optional, where `weight` estimates a chunk's work at the target the run starts from and a
+  // higher target means less work (a Topswops search prunes more): told a round's target before
+  // the round runs, with the chunks left (the round's and the later rounds'), it weighs them
+  // again at that target where it has risen, and returns a line to show (their new estimate);
+  // none where their weights stay as they were.
+  std::function<std::optional<std::string>(int target, const std::vector<Chunk>& left,
+                                           const RunTarget& run)>
+      retarget;
   // Throws UsageError naming `where` unless the payload is a well-formed result of the chunk.
   std::function<void(Chunk, const nlohmann::json& payload, const std::string& where)> check;
   // Runs the chunks with the round's target on the target device (selected already),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "core/topswops.hpp"
@@ -59,6 +60,42 @@ ChunkEstimate estimate_forward_chunk(const Plan& plan, const Problem& problem, i
 
 }  // namespace
 
+namespace {
+
+// The chunks' estimates at `target`, each chunk's levels added to levels[i] where given.
+std::vector<ChunkEstimate> estimate_each(const Plan& plan, const std::vector<int>& chunks,
+                                         int target, int samples, int threads, std::uint64_t seed,
+                                         std::vector<std::vector<double>>* levels) {
+  std::vector<ChunkEstimate> out(chunks.size());
+  if (plan.n <= 1) return out;
+  const std::vector<std::int32_t> table = plan.bounds_at(target);
+  const Problem problem = plan.problem(table);
+  const auto estimate_chunk = [&](int c, double* at) {
+    if (plan.backward) return estimate_backward_chunk(plan, c, target, samples, seed, at);
+    return words_for(plan.n) == 2
+               ? estimate_forward_chunk<2>(plan, problem, c, target, samples, seed, at)
+               : estimate_forward_chunk<3>(plan, problem, c, target, samples, seed, at);
+  };
+  const int count = static_cast<int>(chunks.size());
+  // A backward chunk's passes take far longer than a forward chunk's probes.
+#pragma omp parallel num_threads(std::max(threads, 1))
+  {
+    std::vector<double> scratch(plan.n, 0.0);
+#pragma omp for schedule(dynamic, plan.backward ? 1 : 8)
+    for (int i = 0; i < count; ++i)
+      out[i] = estimate_chunk(chunks[i], levels ? (*levels)[i].data() : scratch.data());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ChunkEstimate> estimate_chunks(const Plan& plan, const std::vector<int>& chunks,
+                                           int target, int samples, int threads,
+                                           std::uint64_t seed) {
+  return estimate_each(plan, chunks, target, samples, threads, seed, nullptr);
+}
+
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed) {
   const auto begin = std::chrono::steady_clock::now();
@@ -70,19 +107,11 @@ Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
     e.per_level[l] = static_cast<double>(plan.top.nodes[l]);
   e.chunks.assign(plan.chunk_count, 0.0);
   if (plan.n > 1) {
-    const std::vector<std::int32_t> table = plan.bounds_at(target);
-    const Problem problem = plan.problem(table);
-    const auto estimate_chunk = [&](int c, double* levels) {
-      if (plan.backward) return estimate_backward_chunk(plan, c, target, samples, seed, levels);
-      return words_for(plan.n) == 2
-                 ? estimate_forward_chunk<2>(plan, problem, c, target, samples, seed, levels)
-                 : estimate_forward_chunk<3>(plan, problem, c, target, samples, seed, levels);
-    };
-    std::vector<ChunkEstimate> chunks(plan.chunk_count);
+    std::vector<int> all(plan.chunk_count);
+    std::iota(all.begin(), all.end(), 0);
     std::vector<std::vector<double>> levels(plan.chunk_count, std::vector<double>(plan.n, 0.0));
-    // A backward chunk's passes take far longer than a forward chunk's probes.
-#pragma omp parallel for schedule(dynamic, plan.backward ? 1 : 8) num_threads(std::max(threads, 1))
-    for (int c = 0; c < plan.chunk_count; ++c) chunks[c] = estimate_chunk(c, levels[c].data());
+    const std::vector<ChunkEstimate> chunks =
+        estimate_each(plan, all, target, samples, threads, seed, &levels);
     double variance = 0;
     for (int c = 0; c < plan.chunk_count; ++c) {
       e.chunks[c] = chunks[c].nodes;

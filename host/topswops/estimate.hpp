@@ -36,14 +36,6 @@ struct Estimate {
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed = 1);
 
-// Samples per chunk by default: probes, about 0.1 to 1 s of one thread at n = 16..18; passes
-// of the backward search, about 3 to 9 s of one thread at n = 16..18.
-inline constexpr int default_probes_per_chunk = 32;
-inline constexpr int default_passes_per_chunk = 16;
-inline int default_samples_per_chunk(const Plan& plan) {
-  return plan.backward ? default_passes_per_chunk : default_probes_per_chunk;
-}
-
 // One chunk's share of an estimate: its nodes and their variance.
 struct ChunkEstimate {
   double nodes = 0, variance = 0;
@@ -56,6 +48,20 @@ struct ChunkEstimate {
     return {scale * mean, scale * scale * (variance > 0 ? variance : 0) / count};
   }
 };
+
+// The same samples of some chunks alone (estimate_search's chunks, given the same target and
+// seed): what a run whose target rose weighs its chunks left by.
+std::vector<ChunkEstimate> estimate_chunks(const Plan& plan, const std::vector<int>& chunks,
+                                           int target, int samples, int threads,
+                                           std::uint64_t seed = 1);
+
+// Samples per chunk by default: probes, about 0.1 to 1 s of one thread at n = 16..18; passes
+// of the backward search, about 3 to 9 s of one thread at n = 16..18.
+inline constexpr int default_probes_per_chunk = 32;
+inline constexpr int default_passes_per_chunk = 16;
+inline int default_samples_per_chunk(const Plan& plan) {
+  return plan.backward ? default_passes_per_chunk : default_probes_per_chunk;
+}
 
 // A chunk of the backward search by `passes` passes (estimate_backward.cpp); adds its nodes by
 // deepest home to per_level.
