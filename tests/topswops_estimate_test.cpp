@@ -4,12 +4,15 @@
 // a factor 1.5 of what whole searches counted (results/: f(14) and f(15) with its tail; f(16)
 // on an NVIDIA H100, results/bench/gpu_h100.md; the backward search from a(14) and a(15),
 // results/bench/topswops_backward.md).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "host/common/output.hpp"
 #include "host/topswops/backward.hpp"
 #include "host/topswops/cpu_engine.hpp"
 #include "host/topswops/estimate.hpp"
@@ -127,6 +130,36 @@ TEST(Estimate, SomeChunksAloneAreTheWholeEstimatesChunks) {
       EXPECT_EQ(alone[i].nodes, whole.chunks[some[i]]) << some[i];
     EXPECT_GT(alone[1].nodes, 0);
   }
+}
+
+// A run's chunk weights: the chunks left weighed again once a round's target rises above their
+// last, to what the same probes give there; not again at that target, nor where the chunks left
+// weigh less than the floor.
+TEST(Estimate, TheChunksLeftAreWeighedAgainWhenTheTargetRises) {
+  const ts::Plan plan = ts::make_plan(12, ts::Final::any, std::nullopt);
+  const ts::Estimate e = ts::estimate_search(plan, 50, ts::default_probes_per_chunk, 2);
+  std::vector<int> left(plan.chunk_count - 1);
+  std::iota(left.begin(), left.end(), 1);
+  ts::ChunkWeights weights(plan, e, 0);
+  EXPECT_FALSE(weights.retarget(50, left, 2));
+  const std::optional<std::string> line = weights.retarget(60, left, 2);
+  ASSERT_TRUE(line);
+  EXPECT_TRUE(line->starts_with(
+      fmt::format("target 60: the {} chunks left estimated at ", piles::group_digits(left.size()))))
+      << *line;
+  const std::vector<ts::ChunkEstimate> again =
+      ts::estimate_chunks(plan, left, 60, ts::default_probes_per_chunk, 1);
+  double before = 0, after = 0;
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    EXPECT_EQ(weights[left[i]], again[i].nodes) << left[i];
+    before += e.chunks[left[i]];
+    after += weights[left[i]];
+  }
+  EXPECT_LT(after, 0.9 * before);      // a higher target prunes more
+  EXPECT_EQ(weights[0], e.chunks[0]);  // done: as it was weighed
+  EXPECT_FALSE(weights.retarget(60, left, 2));
+  ts::ChunkWeights floored(plan, e);  // 12 cards weigh far less than the default floor
+  EXPECT_FALSE(floored.retarget(60, left, 2));
 }
 
 TEST(Estimate, LevelsAddUpAndTheTopIsExact) {

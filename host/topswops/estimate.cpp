@@ -1,5 +1,7 @@
 #include "host/topswops/estimate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -7,6 +9,7 @@
 #include <random>
 
 #include "core/topswops.hpp"
+#include "host/common/output.hpp"
 
 namespace piles::topswops {
 namespace {
@@ -94,6 +97,28 @@ std::vector<ChunkEstimate> estimate_chunks(const Plan& plan, const std::vector<i
                                            int target, int samples, int threads,
                                            std::uint64_t seed) {
   return estimate_each(plan, chunks, target, samples, threads, seed, nullptr);
+}
+
+ChunkWeights::ChunkWeights(const Plan& plan, const Estimate& estimate, double min_nodes)
+    : plan_(plan), nodes_(estimate.chunks), target_(estimate.target), min_nodes_(min_nodes) {}
+
+std::optional<std::string> ChunkWeights::retarget(int target, const std::vector<int>& left,
+                                                  int threads) {
+  double before = 0;
+  for (int c : left) before += nodes_.at(c);
+  if (target <= target_ || before < min_nodes_) return std::nullopt;
+  target_ = target;
+  const std::vector<ChunkEstimate> again =
+      estimate_chunks(plan_, left, target, default_samples_per_chunk(plan_), threads);
+  double nodes = 0, variance = 0;
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    nodes_[left[i]] = again[i].nodes;
+    nodes += again[i].nodes;
+    variance += again[i].variance;
+  }
+  return fmt::format("target {}: the {} chunks left estimated at {} nodes (±{:.1f}%)", target,
+                     group_digits(left.size()), scientific(nodes),
+                     nodes > 0 ? 100 * std::sqrt(variance) / nodes : 0.0);
 }
 
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,

@@ -61,32 +61,14 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   j.raise = [](int target, const nlohmann::json& payload) {
     return std::max(target, payload.at("best").get<int>());
   };
-  // Per chunk, its estimate at the highest target it was made at: the search's, and again for
-  // the chunks left each time a round's target rises (a higher target prunes more: at n = 18
-  // the tree from 191 is half the one from 178).
-  const auto weights = estimate ? std::make_shared<std::vector<double>>(estimate->chunks) : nullptr;
+  const auto weights = estimate ? std::make_shared<ChunkWeights>(plan, *estimate) : nullptr;
   j.weight = [&plan, weights](job::Chunk c) -> std::uint64_t {
     if (!weights) return plan.chunk_prefixes(static_cast<int>(c));
-    return std::max<std::uint64_t>(1, std::llround((*weights)[c]));
+    return std::max<std::uint64_t>(1, std::llround((*weights)[static_cast<int>(c)]));
   };
-  if (estimate)
-    j.retarget = [&plan, weights, weighed_at = std::make_shared<int>(estimate->target)](
-                     int target, const std::vector<job::Chunk>& left,
-                     const RunTarget& run) -> std::optional<std::string> {
-      if (target <= *weighed_at) return std::nullopt;
-      *weighed_at = target;
-      const std::vector<int> ids(left.begin(), left.end());
-      const std::vector<ChunkEstimate> again =
-          estimate_chunks(plan, ids, target, default_samples_per_chunk(plan), run.threads);
-      double nodes = 0, variance = 0;
-      for (std::size_t i = 0; i < ids.size(); ++i) {
-        (*weights)[ids[i]] = again[i].nodes;
-        nodes += again[i].nodes;
-        variance += again[i].variance;
-      }
-      return fmt::format("target {}: the {} chunks left estimated at {} nodes (±{:.1f}%)", target,
-                         group_digits(ids.size()), scientific(nodes),
-                         nodes > 0 ? 100 * std::sqrt(variance) / nodes : 0.0);
+  if (weights)
+    j.retarget = [weights](int target, const std::vector<job::Chunk>& left, const RunTarget& run) {
+      return weights->retarget(target, std::vector<int>(left.begin(), left.end()), run.threads);
     };
   // Enough prefixes for the GPU kernel's threads or lanes, or a piece for every CPU thread; in
   // nodes, at the estimate's mean per prefix. A slice the device gets cut finer needs a
