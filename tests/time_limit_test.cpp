@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -48,9 +49,10 @@ struct Ended {
 };
 
 // Runs piles with `args`; with `signal`, sends it `after` seconds from the start, or from when
-// its standard error first holds `heard` where one is given.
+// its standard error first holds `heard` where one is given, and `again` seconds later once
+// more where that is given.
 Ended run_timed(const std::string& args, int signal = 0, double after = 0,
-                const std::string& heard = "") {
+                const std::string& heard = "", std::optional<double> again = std::nullopt) {
   const TempDir dir;
   const std::string out = dir.file("out"), err = dir.file("err");
   std::vector<std::string> argv_words = words(args);
@@ -83,6 +85,10 @@ Ended run_timed(const std::string& args, int signal = 0, double after = 0,
     EXPECT_FALSE(ended) << args << ": over before the signal";
     if (ended) return e;
     kill(pid, signal);
+    if (again) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(*again));
+      kill(pid, signal);
+    }
   }
   const double signalled = seconds_since(start);
   waitpid(pid, &status, 0);
@@ -180,6 +186,18 @@ TEST(Sigterm, StopsAJournaledRunSoonAndItResumes) {
   const auto resumed = run_piles("--threads 2 topswops solve 14 --json --checkpoint " + journal);
   ASSERT_EQ(resumed.status, 0) << resumed.err;
   EXPECT_EQ(resumed.json().at("max_steps"), 101);  // f(14), OEIS A000375
+}
+
+// `timeout -s TERM` signals its command and then the command's process group: a SIGTERM
+// repeated within a second is the same request, and the run still stops cleanly.
+TEST(Sigterm, SentTwiceAtOnceStillStopsCleanly) {
+  const TempDir dir;
+  const std::string journal = dir.file("journal");
+  const Ended e =
+      run_timed("--threads 2 topswops solve 14 --checkpoint " + journal, SIGTERM, 2, "", 0.005);
+  ASSERT_FALSE(e.by_signal) << e.err;
+  EXPECT_EQ(e.status, 3) << e.err;
+  EXPECT_NE(e.err.find("piles: stopped: SIGTERM received with "), std::string::npos) << e.err;
 }
 
 // A Babylon table's first slice holds its largest chip totals (4 colours, 30 chips: a minute

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -19,11 +20,29 @@ int open_requests = 0;  // TerminationRequests alive, on the main thread
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 struct sigaction before_termination {};
 
+// A second SIGTERM this soon after the first is the same request: `timeout` signals its command
+// and then the command's process group, and a batch job's processes may hear from more than one
+// of the scheduler's daemons; a person asking again takes longer.
+constexpr std::int64_t same_request_ns = 1'000'000'000;
+std::atomic<std::int64_t> first_sigterm_ns{0};
+static_assert(std::atomic<std::int64_t>::is_always_lock_free, "set from a signal handler");
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// Only async-signal-safe calls: clock_gettime, sigaction, raise.
 void on_sigterm(int) {
-  if (terminate_requested.exchange(true)) {
-    sigaction(SIGTERM, &before_termination, nullptr);
-    raise(SIGTERM);
+  const std::int64_t now = monotonic_ns();
+  if (!terminate_requested.exchange(true)) {
+    first_sigterm_ns = now;
+    return;
   }
+  if (now - first_sigterm_ns < same_request_ns) return;
+  sigaction(SIGTERM, &before_termination, nullptr);
+  raise(SIGTERM);
 }
 
 // The notice's line, made when it is installed: the handler may only format the seconds.

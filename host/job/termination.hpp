@@ -7,8 +7,9 @@ namespace piles::job {
 
 // While it lives, SIGTERM (what a batch scheduler sends at a job's time limit, on preemption or
 // on scancel) asks the run to stop cleanly, as --time-limit does, instead of ending the process
-// and the chunks in progress with it. A second SIGTERM goes to the handler there was before
-// (an InterruptNotice's, or the default), which ends the process at once. One made while
+// and the chunks in progress with it. A second SIGTERM, a second or more after the first, goes
+// to the handler there was before (an InterruptNotice's, or the default), which ends the
+// process at once; one sooner is the same request sent twice (`timeout` does). One made while
 // another lives shares it: a SIGTERM the outer one was sent before it counts for it too.
 class TerminationRequest {
  public:
