@@ -261,7 +261,7 @@ const std::vector<Case> everywhere = {
     {"nim", "piles nim: a command is required (grundy, count)"},
     {"nim grundy --upto 10", "piles nim grundy: --k is required"},
     {"nim grundy --k 3", "piles nim grundy: --upto is required"},
-    {"nim grundy --k 1 --upto 10", "--k: '1' is out of range"},
+    {"nim grundy --k 1 --upto 10", "--k: '1' is out of range (at least 2)"},
     {"nim grundy --k x --upto 10", "--k: 'x' is not an integer"},
     {"nim grundy --k 3 --upto 0", "--upto: '0' is out of range"},
     {"nim grundy --k 3 --upto x", "--upto: 'x' is not an integer"},

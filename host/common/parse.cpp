@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 #include "host/common/error.hpp"
 
@@ -61,7 +62,9 @@ std::int64_t parse_int(std::string_view text, std::string_view what, std::int64_
   auto [ptr, ec] = std::from_chars(text.data() + plus, end, value);
   if (ec == std::errc::result_out_of_range ||
       (ec == std::errc() && ptr == end && (value < lo || value > hi)))
-    throw UsageError(fmt::format("{}: '{}' is out of range ({}..{})", what, text, lo, hi));
+    throw UsageError(hi == std::numeric_limits<std::int64_t>::max()
+                         ? fmt::format("{}: '{}' is out of range (at least {})", what, text, lo)
+                         : fmt::format("{}: '{}' is out of range ({}..{})", what, text, lo, hi));
   if (ec != std::errc() || ptr != end)
     throw UsageError(fmt::format("{}: '{}' is not an integer", what, text));
   return value;
