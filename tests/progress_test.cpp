@@ -75,6 +75,15 @@ TEST(StatusLines, ASmallShareShowsItsDigits) {
   EXPECT_EQ(human_percent(1e-9), "0.0000%");
 }
 
+TEST(StatusLines, DurationsReadAtAGlance) {
+  EXPECT_EQ(piles::human_seconds(0), "0m00s");
+  EXPECT_EQ(piles::human_seconds(307), "5m07s");
+  EXPECT_EQ(piles::human_seconds(31 * 3600 + 2 * 60 + 59), "31h02m");
+  EXPECT_EQ(piles::human_seconds(2 * 86400 - 1), "47h59m");
+  EXPECT_EQ(piles::human_seconds(306 * 3600 + 47 * 60), "12d18h");
+  EXPECT_EQ(piles::human_seconds(-1), "?");
+}
+
 TEST(ProgressBar, WidthFromColumnsWhereStderrIsNoTerminal) {
   if (isatty(STDERR_FILENO)) GTEST_SKIP() << "stderr is a terminal: its own width wins";
   const char* before = std::getenv("COLUMNS");

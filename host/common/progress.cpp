@@ -45,6 +45,8 @@ std::string human_percent(double fraction) {
 std::string human_seconds(double s) {
   if (s < 0 || s > 1e9) return "?";
   const auto t = static_cast<long long>(s);
+  // Past two days, days and hours: "12d18h" reads at a glance where "306h47m" does not.
+  if (t >= 2 * 86400) return fmt::format("{}d{:02}h", t / 86400, t / 3600 % 24);
   if (t >= 3600) return fmt::format("{}h{:02}m", t / 3600, t / 60 % 60);
   return fmt::format("{}m{:02}s", t / 60, t % 60);
 }

@@ -40,7 +40,7 @@ int terminal_columns();
 
 // "1.2M": a count or rate as status lines show it (k, M, G, T, P; whole below a thousand).
 std::string human_count(double x);
-// "5m07s", "31h02m": a duration as status lines show it ("?" where out of range).
+// "5m07s", "31h02m", "12d18h": a duration as status lines show it ("?" where out of range).
 std::string human_seconds(double s);
 // "42.2%", "0.024%": a share as status lines show it, to a tenth of a percent, and below one
 // percent to two significant digits (at most four decimals), so that a run of days moves from
