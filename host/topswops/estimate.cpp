@@ -61,10 +61,6 @@ ChunkEstimate estimate_forward_chunk(const Plan& plan, const Problem& problem, i
   return ChunkEstimate::of_samples(sum, squares, probes, static_cast<double>(prefixes));
 }
 
-}  // namespace
-
-namespace {
-
 // The chunks' estimates at `target`, each chunk's levels added to levels[i] where given.
 std::vector<ChunkEstimate> estimate_each(const Plan& plan, const std::vector<int>& chunks,
                                          int target, int samples, int threads, std::uint64_t seed,
