@@ -333,30 +333,37 @@ ChunkJournal::ChunkJournal(std::filesystem::path path, nlohmann::json problem,
 
 namespace {
 
+// A journal as its one writer took it: its whole lines, and what they hold.
+struct TakenJournal {
+  std::string lines;
+  JournalContents contents;
+};
+
 // The journal open on `fd` as its one writer: locked, read, checked against `problem`, and a
-// cut-short last line removed. Its text is left in `text`, whole lines up to the length returned.
-std::size_t take_journal(int fd, const std::filesystem::path& path, const nlohmann::json& problem,
-                         std::string& text, JournalContents& contents) {
+// cut-short last line removed.
+TakenJournal take_journal(int fd, const std::filesystem::path& path,
+                          const nlohmann::json& problem) {
   const std::string name = path.string();
   require_regular(fd, path);
   lock_journal(fd, path);
-  text = read_all(fd, path);
-  contents = parse_journal(text, name);
-  if (!contents.problem.is_null() && contents.problem != problem)
-    throw UsageError(fmt::format("{}: {}", name, problem_mismatch(contents.problem, problem)));
-  const std::size_t length = complete_length(text);
-  if (length < text.size() && ::ftruncate(fd, static_cast<off_t>(length)) != 0)
+  TakenJournal taken{read_all(fd, path), {}};
+  taken.contents = parse_journal(taken.lines, name);
+  if (!taken.contents.problem.is_null() && taken.contents.problem != problem)
+    throw UsageError(
+        fmt::format("{}: {}", name, problem_mismatch(taken.contents.problem, problem)));
+  const std::size_t length = complete_length(taken.lines);
+  if (length < taken.lines.size() && ::ftruncate(fd, static_cast<off_t>(length)) != 0)
     throw UsageError(fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
-  return length;
+  taken.lines.resize(length);
+  return taken;
 }
 
 }  // namespace
 
 void ChunkJournal::open_locked() {
-  std::string text;
-  JournalContents contents;
-  length_ = take_journal(fd_, path_, problem_, text, contents);
-  done_ = std::move(contents.chunks);
+  TakenJournal taken = take_journal(fd_, path_, problem_);
+  length_ = taken.lines.size();
+  done_ = std::move(taken.contents.chunks);
   if (length_ == 0) {
     write_line("problem", problem_);
     write_line("run", run_line(run_fields_));
@@ -393,9 +400,7 @@ void ChunkJournal::follow_path(const std::string& pending) {
   int fd = -1;
   try {
     fd = open_to_append(path_);
-    std::string text;
-    JournalContents theirs;
-    const std::size_t length = take_journal(fd, path_, problem_, text, theirs);
+    const std::string held_text = take_journal(fd, path_, problem_).lines;
     // Line by line: the problem line (where the file is new) and every run and chunk line the
     // file lacks, in the order this writer wrote them.
     const auto lines = [](std::string_view whole) {
@@ -406,8 +411,7 @@ void ChunkJournal::follow_path(const std::string& pending) {
       }
       return all;
     };
-    const std::vector<std::string_view> held_lines =
-        lines(std::string_view(text).substr(0, length));
+    const std::vector<std::string_view> held_lines = lines(held_text);
     const std::unordered_set<std::string_view> held(held_lines.begin(), held_lines.end());
     std::string missing;
     for (const std::string_view line : lines(ours))
@@ -417,7 +421,7 @@ void ChunkJournal::follow_path(const std::string& pending) {
           fmt::format("{}: cannot write the journal ({})", name, std::strerror(errno)));
     ::close(fd_);
     fd_ = fd;
-    length_ = length + missing.size();
+    length_ = held_text.size() + missing.size();
   } catch (const std::exception& e) {
     if (fd >= 0) ::close(fd);
     failed_ = true;
