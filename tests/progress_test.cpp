@@ -211,7 +211,11 @@ TEST(StatusLines, TheChunksLeftAreWeighedAgainWhenTheTargetRises) {
   std::map<Chunk, std::uint64_t> weight;
   for (Chunk c = 0; c < 8; ++c) weight[c] = 1000;
   job.weight = [&](Chunk c) { return weight.at(c); };
-  job.slice_floor = [](const piles::RunTarget&) { return std::uint64_t{1}; };
+  int floors_asked = 0;
+  job.slice_floor = [&](const piles::RunTarget&) {
+    ++floors_asked;
+    return std::uint64_t{1};
+  };
   job.label = "retarget";
   job.unit = "nodes";
   job.check = [](Chunk, const nlohmann::json&, const std::string&) {};
@@ -242,6 +246,7 @@ TEST(StatusLines, TheChunksLeftAreWeighedAgainWhenTheTargetRises) {
       (Asked{{10, {0, 1, 2, 3, 4, 5, 6, 7}}, {12, {1, 2, 3, 4, 5, 6, 7}}, {15, {3, 4, 5, 6, 7}}}));
   EXPECT_NE(err.find("piles: retarget: target 12: weighed again\n"), std::string::npos) << err;
   EXPECT_NE(err.find("piles: retarget: target 15: weighed again\n"), std::string::npos) << err;
+  EXPECT_EQ(floors_asked, 3);  // at the start, and after each of the two lines (in new units)
   EXPECT_NE(err.find("done: 8/8 chunks, 100.0%"), std::string::npos) << err;
   // After round 0 the run's units are chunk 0's 1000 and 100 for each chunk left, so the last
   // round shows 1200 to 1600 of 1700 (70.6% to 94.1%) where the weights it began with showed 3

@@ -111,6 +111,21 @@ TEST(SliceSizer, TheFloorHoldsWhereTheRateWantsLess) {
   }
 }
 
+// A floor lowered once the work left is weighed again lets a slice end by the deadline.
+TEST(SliceSizer, ANewFloorHoldsFromTheNextSlice) {
+  double now = 0;
+  SliceSizer sizer(30, 1000, 1000, [&now] { return now; });
+  sizer.record(1000, 1.0);  // 1000 units a second
+  sizer.set_deadline(0.05);
+  EXPECT_EQ(sizer.wanted(), 1000u);  // 50 fit, but the floor is 1000
+  sizer.set_floor(10);
+  EXPECT_EQ(sizer.floor(), 10u);
+  EXPECT_EQ(sizer.wanted(), 50u);
+  sizer.set_floor(5000);  // a higher floor raises the next slice at once
+  EXPECT_EQ(sizer.next(), 5000u);
+  EXPECT_EQ(sizer.wanted(), 5000u);
+}
+
 TEST(SliceSizer, ASliceHoldsAtLeastOneItemHoweverLongItTakes) {
   // Every item takes ten slices' time: each slice holds one, and asks for no less.
   const auto slices = run_fake(1, 1, 20, [](std::uint64_t) { return 10.0; });

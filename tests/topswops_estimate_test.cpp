@@ -141,6 +141,7 @@ TEST(Estimate, TheChunksLeftAreWeighedAgainWhenTheTargetRises) {
   std::vector<int> left(plan.chunk_count - 1);
   std::iota(left.begin(), left.end(), 1);
   ts::ChunkWeights weights(plan, e, 0);
+  EXPECT_DOUBLE_EQ(weights.per_prefix(), e.nodes / static_cast<double>(plan.prefix_count));
   EXPECT_FALSE(weights.retarget(50, left, 2));
   const std::optional<std::string> line = weights.retarget(60, left, 2);
   ASSERT_TRUE(line);
@@ -149,12 +150,15 @@ TEST(Estimate, TheChunksLeftAreWeighedAgainWhenTheTargetRises) {
       << *line;
   const std::vector<ts::ChunkEstimate> again =
       ts::estimate_chunks(plan, left, 60, ts::default_probes_per_chunk, 1);
-  double before = 0, after = 0;
+  double before = 0, after = 0, prefixes = 0;
   for (std::size_t i = 0; i < left.size(); ++i) {
     EXPECT_EQ(weights[left[i]], again[i].nodes) << left[i];
     before += e.chunks[left[i]];
     after += weights[left[i]];
+    prefixes += static_cast<double>(plan.chunk_prefixes(left[i]));
   }
+  // Slices are cut in the new units: the chunks left's own nodes per prefix.
+  EXPECT_NEAR(weights.per_prefix(), after / prefixes, 1e-9 * after / prefixes);
   EXPECT_LT(after, 0.9 * before);      // a higher target prunes more
   EXPECT_EQ(weights[0], e.chunks[0]);  // done: as it was weighed
   EXPECT_FALSE(weights.retarget(60, left, 2));

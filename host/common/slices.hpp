@@ -53,6 +53,11 @@ class SliceSizer {
   double now() const { return clock_(); }
   // A time on the sizer's clock that slices are to end by.
   void set_deadline(double at) { deadline_ = at; }
+  // A new floor, where the units of the work left changed (its chunks weighed again).
+  void set_floor(std::uint64_t floor) {
+    floor_ = std::max<std::uint64_t>(floor, 1);
+    next_ = std::max(next_, floor_);
+  }
   // The units of the slice to run now: next(), cut to what the recent rate fits before the
   // deadline, and never below the floor.
   std::uint64_t wanted() const;

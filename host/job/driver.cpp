@@ -378,6 +378,9 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
         for (Chunk c : left) units += job.weight(c);
         progress.reweigh(units);
         progress.aside(*line);
+        sizer.set_floor(job.slice_floor(target));
+        for (std::size_t d = 0; d < shares.size(); ++d)
+          device_sizers[d].set_floor(job.slice_floor(worker_target(target, shares[d])));
       }
     }
     // `shown`: the units its engine call reported as it went and no finished chunk has taken

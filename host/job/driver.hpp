@@ -82,7 +82,8 @@ struct Job {
   // higher target means less work (a Topswops search prunes more): told a round's target before
   // the round runs, with the chunks left (the round's and the later rounds'), it weighs them
   // again at that target where it has risen, and returns a line to show (their new estimate);
-  // none where their weights stay as they were.
+  // none where their weights stay as they were. Where it returns a line, slice_floor is asked
+  // again: the floor is in the same units.
   std::function<std::optional<std::string>(int target, const std::vector<Chunk>& left,
                                            const RunTarget& run)>
       retarget;

@@ -96,7 +96,11 @@ std::vector<ChunkEstimate> estimate_chunks(const Plan& plan, const std::vector<i
 }
 
 ChunkWeights::ChunkWeights(const Plan& plan, const Estimate& estimate, double min_nodes)
-    : plan_(plan), nodes_(estimate.chunks), target_(estimate.target), min_nodes_(min_nodes) {}
+    : plan_(plan),
+      nodes_(estimate.chunks),
+      target_(estimate.target),
+      min_nodes_(min_nodes),
+      per_prefix_(plan.prefix_count > 0 ? estimate.nodes / plan.prefix_count : 1.0) {}
 
 std::optional<std::string> ChunkWeights::retarget(int target, const std::vector<int>& left,
                                                   int threads) {
@@ -106,15 +110,16 @@ std::optional<std::string> ChunkWeights::retarget(int target, const std::vector<
   target_ = target;
   const std::vector<ChunkEstimate> again =
       estimate_chunks(plan_, left, target, default_samples_per_chunk(plan_), threads);
-  double nodes = 0, variance = 0;
+  ChunkEstimate sum;
+  std::uint64_t prefixes = 0;
   for (std::size_t i = 0; i < left.size(); ++i) {
     nodes_[left[i]] = again[i].nodes;
-    nodes += again[i].nodes;
-    variance += again[i].variance;
+    sum += again[i];
+    prefixes += plan_.chunk_prefixes(left[i]);
   }
+  if (prefixes > 0) per_prefix_ = sum.nodes / static_cast<double>(prefixes);
   return fmt::format("target {}: the {} chunks left estimated at {} nodes (±{:.1f}%)", target,
-                     group_digits(left.size()), scientific(nodes),
-                     nodes > 0 ? 100 * std::sqrt(variance) / nodes : 0.0);
+                     group_digits(left.size()), scientific(sum.nodes), 100 * sum.relative_error());
 }
 
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
@@ -133,13 +138,13 @@ Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
     std::vector<std::vector<double>> levels(plan.chunk_count, std::vector<double>(plan.n, 0.0));
     const std::vector<ChunkEstimate> chunks =
         estimate_each(plan, all, target, samples, threads, seed, &levels);
-    double variance = 0;
+    ChunkEstimate sum;
     for (int c = 0; c < plan.chunk_count; ++c) {
       e.chunks[c] = chunks[c].nodes;
-      variance += chunks[c].variance;
+      sum += chunks[c];
       for (int l = 0; l < plan.n; ++l) e.per_level[l] += levels[c][l];
     }
-    e.standard_error = std::sqrt(variance);
+    e.standard_error = std::sqrt(sum.variance);
     e.probes = static_cast<std::uint64_t>(samples) * plan.chunk_count;
   }
   for (double x : e.per_level) e.nodes += x;

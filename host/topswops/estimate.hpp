@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +50,12 @@ struct ChunkEstimate {
     const double variance = count > 1 ? (squares - count * mean * mean) / (count - 1) : 0;
     return {scale * mean, scale * scale * (variance > 0 ? variance : 0) / count};
   }
+  ChunkEstimate& operator+=(const ChunkEstimate& other) {
+    nodes += other.nodes;
+    variance += other.variance;
+    return *this;
+  }
+  double relative_error() const { return nodes > 0 ? std::sqrt(variance) / nodes : 0; }
 };
 
 // The same samples of some chunks alone (estimate_search's chunks, given the same target and
@@ -71,6 +78,8 @@ class ChunkWeights {
 
   ChunkWeights(const Plan& plan, const Estimate& estimate, double min_nodes = default_min_nodes);
   double operator[](int chunk) const { return nodes_.at(chunk); }
+  // Nodes per prefix of the chunks weighed last: the whole search's, then the chunks left's.
+  double per_prefix() const { return per_prefix_; }
   // The chunks `left` weighed again at `target` where it is above their last target and they
   // weigh enough, on `threads` threads; returns the line that says so, else none.
   std::optional<std::string> retarget(int target, const std::vector<int>& left, int threads);
@@ -80,6 +89,7 @@ class ChunkWeights {
   std::vector<double> nodes_;
   int target_;
   double min_nodes_;
+  double per_prefix_;
 };
 
 // Samples per chunk by default: probes, about 0.1 to 1 s of one thread at n = 16..18; passes

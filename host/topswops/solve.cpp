@@ -71,18 +71,18 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
       return weights->retarget(target, std::vector<int>(left.begin(), left.end()), run.threads);
     };
   // Enough prefixes for the GPU kernel's threads or lanes, or a piece for every CPU thread; in
-  // nodes, at the estimate's mean per prefix. A slice the device gets cut finer needs a
-  // sixteenth of them (two levels of cutting give that back): at n = 18 a floor of one per lane
-  // would be a slice of two minutes on an H100, too coarse for --time-limit.
-  const double per_prefix =
-      estimate && plan.prefix_count > 0 ? estimate->nodes / plan.prefix_count : 1.0;
-  j.slice_floor = [&plan, &options, per_prefix](const RunTarget& run) {
+  // nodes, at the mean per prefix of the chunks weighed last (after a target rise, half the
+  // first estimate's at n = 18). A slice the device gets cut finer needs a sixteenth of them
+  // (two levels of cutting give that back): at n = 18 a floor of one per lane would be a slice
+  // of two minutes on an H100, too coarse for --time-limit.
+  j.slice_floor = [&plan, &options, weights](const RunTarget& run) {
     // The device is asked only on a GPU run: elsewhere there may be none to answer.
     std::uint64_t prefixes = static_cast<std::uint64_t>(run.threads) * piece_prefixes;
     if (run.backend == Backend::gpu) {
       prefixes = gpu_launch_floor(plan.n, options.gpu_kernel);
       if (plan.n >= device_cut_from_n) prefixes /= 16;
     }
+    const double per_prefix = weights ? weights->per_prefix() : 1.0;
     return std::max<std::uint64_t>(1, std::llround(prefixes * per_prefix));
   };
   j.label = fmt::format("topswops n={}", plan.n);
