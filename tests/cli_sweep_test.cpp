@@ -135,6 +135,8 @@ const std::vector<Case> everywhere = {
     {"topswops solve 5 --checkpoint /dev/zero", "not a regular file"},
     {"topswops solve 5 --checkpoint {dir}", "not a regular file"},
     {"topswops solve 5 --time-limit 5", "--time-limit: needs --checkpoint"},
+    // From 17 cards a run opens with a quick search: the options are checked before it.
+    {"topswops solve 18 --time-limit 10", "--time-limit: needs --checkpoint"},
     {"topswops solve 5 --time-limit 0 --checkpoint {dir}/j", "--time-limit: '0'"},
     {"topswops solve 5 --time-limit x --checkpoint {dir}/j", "--time-limit: 'x'"},
     {"topswops solve 5 --shard 0/2", "--shard: needs --checkpoint"},

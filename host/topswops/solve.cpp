@@ -290,6 +290,8 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
 }  // namespace
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
+  // Before the quick search and the estimate, which take seconds from 17 cards on.
+  job::check_options(options.run);
   // A journaled run stops cleanly on SIGTERM from its start, the quick search included (the
   // driver's own request, inside this one, keeps what it was told).
   std::optional<job::TerminationRequest> termination;
