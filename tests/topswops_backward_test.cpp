@@ -270,6 +270,15 @@ TEST(TopswopsBackward, AJournalOfTheFirstRevisionReadsBackButIsNotResumed) {
   EXPECT_EQ(merged.json()["max_steps"], published::longest_sorted[17]);
   EXPECT_EQ(merged.json()["count"], published::longest_sorted_count[17]);
   EXPECT_EQ(merged.json()["nodes"], 117'285'597'081u);
+  // As the results read it into the sorted table: its nodes marked as the backward tree's.
+  const std::optional<piles::topswops::Solution> read = piles::topswops::read_finished(journal);
+  ASSERT_TRUE(read);
+  EXPECT_TRUE(read->backward);
+  EXPECT_EQ(read->result.best, published::longest_sorted[17]);
+  const std::optional<piles::topswops::Solution> forward = piles::topswops::read_finished(
+      std::string(PILES_SOURCE_DIR) + "/results/topswops/runs/solve_sorted_16.journal");
+  ASSERT_TRUE(forward);
+  EXPECT_FALSE(forward->backward);
   TempDir dir;
   const std::string copy = dir.file("old.journal");
   std::filesystem::copy_file(journal, copy);

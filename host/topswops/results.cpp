@@ -109,15 +109,20 @@ void run_journaled_gpu(const Writer& writer) {
 }
 
 // Adds the sizes that follow `all` (1..m), in order, while their journals under runs/ are
-// finished.
+// finished: solve's, or for games ending sorted where that is missing or unfinished, the
+// backward search's (backward_sorted_N, its default on CPU threads).
 void add_journaled(const Writer& writer, topswops::Final final,
                    std::vector<topswops::Solution>& all) {
+  const auto finished = [](const std::string& journal) -> std::optional<topswops::Solution> {
+    if (!std::filesystem::exists(journal)) return std::nullopt;
+    return topswops::read_finished(journal);
+  };
   for (int n = all.back().n + 1; n <= published_max_n; ++n) {
-    const std::string journal = solve_journal(writer, final, n);
-    if (!std::filesystem::exists(journal)) return;
-    auto finished = topswops::read_finished(journal);
-    if (!finished) return;
-    all.push_back(std::move(*finished));
+    auto solution = finished(solve_journal(writer, final, n));
+    if (!solution && final == topswops::Final::sorted)
+      solution = finished(journal_of(writer, "backward_sorted", n));
+    if (!solution) return;
+    all.push_back(std::move(*solution));
   }
 }
 
@@ -149,7 +154,7 @@ bool write_table(Writer& writer, const std::vector<topswops::Solution>& all,
   std::string runs = "| n | nodes | seconds | nodes per second |\n|---:|---:|---:|---:|\n";
   double seconds = 0;
   bool all_agree = true;
-  std::string untailed;  // a note for each n from tail_min_n on searched without the cutoff
+  std::string notes;  // for each n from tail_min_n on searched without the cutoff or backward
   for (const topswops::Solution& s : all) {
     std::string decks, csv_decks;
     for (const auto& g : s.result.decks) {
@@ -166,8 +171,14 @@ bool write_table(Writer& writer, const std::vector<topswops::Solution>& all,
     csv += fmt::format("{},{},{},{},\"{}\"\n", s.n, s.result.best, s.result.count,
                        s.result.total_nodes(), csv_decks);
     bfile += fmt::format("{} {}\n", s.n, s.result.best);
-    if (s.n >= tail_min_n && s.tail.n == 0)
-      untailed += fmt::format(
+    if (s.backward)
+      notes += fmt::format(
+          "\nn = {}: searched backward from the sorted deck, as `topswops solve {} --final "
+          "sorted` searches on CPU threads; its nodes are that tree's, not the forward "
+          "search's.\n",
+          s.n, s.n);
+    else if (s.n >= tail_min_n && s.tail.n == 0)
+      notes += fmt::format(
           "\nn = {}: searched without the cutoff, from the target {}, as `topswops solve {}{}` "
           "alone searches; its nodes are that search's.\n",
           s.n, s.start_target, s.n, sorted ? " --final sorted" : "");
@@ -175,7 +186,7 @@ bool write_table(Writer& writer, const std::vector<topswops::Solution>& all,
                         s.seconds > 0 ? s.result.total_nodes() / s.seconds : 0.0);
     seconds += s.seconds;
   }
-  md += untailed;
+  md += notes;
   const std::string bname = sorted ? "b000376.txt" : "b000375.txt";
   writer.markdown(
       stem + ".md",

@@ -143,6 +143,7 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   Solution s;
   s.n = plan.n;
   s.final = plan.final;
+  s.backward = plan.backward.has_value();
   s.start_target = plan.start_target;
   s.bound = bound;
   s.tail = plan.tail;

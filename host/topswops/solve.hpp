@@ -57,6 +57,7 @@ bool starts_from_quick_search(const SolveOptions& options, bool journal_begun);
 struct Solution {
   int n = 0;
   Final final = Final::any;
+  bool backward = false;  // searched back from the sorted deck: its nodes are that tree's
   int start_target = 0;
   std::optional<int> bound;
   Tail tail;
