@@ -136,6 +136,17 @@ TEST(TopswopsSolve, JsonCarriesTheContractKeys) {
   EXPECT_EQ(j["count"], 4);
   EXPECT_EQ(j["decks"][0]["final"], (nlohmann::json{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(j["nodes_per_level"].size(), 6u);
+  // Its nodes are the backward tree's (the default for games ending sorted on CPU threads), and
+  // it says so; the forward search's differ.
+  EXPECT_EQ(j["search"], "backward");
+  const auto forward = run_piles("topswops solve 6 --json --final sorted --engine dfs").json();
+  EXPECT_EQ(forward["search"], "forward");
+  EXPECT_NE(forward["nodes"], j["nodes"]);
+  const auto text = run_piles("topswops solve 6 --final sorted");
+  EXPECT_NE(
+      text.out.find("topswops n = 6, games ending in the sorted deck, searched back from it\n"),
+      std::string::npos)
+      << text.out;
 }
 
 TEST(TopswopsSolve, NothingFoundIsSaidPlainly) {

@@ -61,6 +61,8 @@ nlohmann::json to_json(const Solution& s) {
   nlohmann::json j = {
       {"n", s.n},
       {"final", final_name(s.final)},
+      // The backward tree's nodes and levels are not the forward search's.
+      {"search", s.backward ? "backward" : "forward"},
       {"max_steps", s.result.best >= 0 ? nlohmann::json(s.result.best) : nlohmann::json()},
       {"count", s.result.count},
       {"decks", decks},
@@ -116,9 +118,9 @@ nlohmann::json to_json(const Solution& s) {
 }
 
 std::string to_text(const Solution& s, bool quiet) {
-  std::string out =
-      fmt::format("topswops n = {}{}\n", s.n,
-                  s.final == Final::sorted ? ", games ending in the sorted deck" : "");
+  std::string out = fmt::format("topswops n = {}{}{}\n", s.n,
+                                s.final == Final::sorted ? ", games ending in the sorted deck" : "",
+                                s.backward ? ", searched back from it" : "");
   if (s.run.shard)
     out += fmt::format("  shard          {} (a partial result: merge the journals)\n",
                        s.run.shard->name());
