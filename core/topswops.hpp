@@ -437,6 +437,22 @@ PILES_TOPSWOPS_HOT int fixed_block_cover(const Deck<W>& d) {
   return bits::trailing_zeros32(~(covered | (blanks != 0)));
 }
 
+// Positions 1..n holding the same card in both decks (bit i - 1 for position i). Cards only:
+// bytes below 0x80, so that no carry crosses a byte.
+template <int W>
+PILES_HD std::uint32_t same_cards(const Deck<W>& a, const Deck<W>& b, int n) {
+  constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = 0x8080808080808080ull;
+  // Gathers bit 8i + 7 of each byte into bit 56 + i; no two partial products meet.
+  constexpr std::uint64_t gather = 0x0102040810204080ull;
+  std::uint32_t mask = 0;
+  for (int j = 0; j < W; ++j) {
+    const std::uint64_t x = a.w[j] ^ b.w[j];
+    const std::uint64_t zero = ~(x + low7) & high & bits::low_bytes(n, j);
+    mask |= static_cast<std::uint32_t>(((zero >> 7) * gather) >> 56) << (8 * j);
+  }
+  return mask;
+}
+
 // On an x86 CPU with SSSE3 and SSE4.1 (x86-64-v2) a deck of up to 16 cards is one vector
 // register and one of up to 24 two (Playing below): a flip is one byte shuffle (four for two
 // registers), and the block's suffix minima take four byte-wise minimums a register. Any other CPU
@@ -517,6 +533,9 @@ struct Playing {
     return fixed_block_words(d, n);
 #endif
   }
+  PILES_TOPSWOPS_HOT std::uint32_t same_cards(const Playing& other, int n) const {
+    return topswops::same_cards(d, other.d, n);
+  }
   PILES_TOPSWOPS_HOT Deck<W> deck() const {
     return d;
   }
@@ -536,6 +555,10 @@ struct Playing<2, true> {
   PILES_TOPSWOPS_HOT void flip_top() { x = sse::flip(x, _mm_shuffle_epi8(x, _mm_setzero_si128())); }
   PILES_TOPSWOPS_HOT void flip(int k) { x = sse::flip(x, _mm_set1_epi8(static_cast<char>(k))); }
   PILES_TOPSWOPS_HOT int fixed_block(int n) const { return sse::fixed_block(x, n); }
+  PILES_TOPSWOPS_HOT std::uint32_t same_cards(const Playing& other, int n) const {
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, other.x))) &
+           ((1u << n) - 1);
+  }
   PILES_TOPSWOPS_HOT Deck<2> deck() const {
     return {{static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)),
              static_cast<std::uint64_t>(_mm_extract_epi64(x, 1))}};
@@ -581,6 +604,11 @@ struct Playing<3, true> {
     hi = new_hi;
   }
   PILES_TOPSWOPS_HOT int fixed_block(int n) const { return sse::fixed_block(lo, hi, n); }
+  PILES_TOPSWOPS_HOT std::uint32_t same_cards(const Playing& other, int n) const {
+    const auto low = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, other.lo)));
+    const auto high = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, other.hi)));
+    return (low | high << 16) & ((1u << n) - 1);
+  }
   PILES_TOPSWOPS_HOT Deck<3> deck() const {
     return {{static_cast<std::uint64_t>(_mm_cvtsi128_si64(lo)),
              static_cast<std::uint64_t>(_mm_extract_epi64(lo, 1)),

@@ -45,19 +45,27 @@ struct Problem {
   Prune prune;
 };
 
-// Positions 2..n (bit i - 1 for position i) holding their own card: the backward moves of d.
+// Positions 2..n (bit i - 1 for position i) holding their own card: the backward moves of d,
+// held as words or in the machine's registers (Playing).
 template <int W>
 PILES_HD std::uint32_t homes(const Deck<W>& d, const Deck<W>& sorted, int n) {
-  constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = 0x8080808080808080ull;
-  // Gathers bit 8i + 7 of each byte into bit 56 + i; no two partial products meet.
-  constexpr std::uint64_t gather = 0x0102040810204080ull;
-  std::uint32_t mask = 0;
-  for (int j = 0; j < W; ++j) {
-    const std::uint64_t x = d.w[j] ^ sorted.w[j];  // bytes below 0x80: no carry across bytes
-    const std::uint64_t zero = ~(x + low7) & high & bits::low_bytes(n, j);
-    mask |= static_cast<std::uint32_t>(((zero >> 7) * gather) >> 56) << (8 * j);
-  }
-  return mask & ~1u;
+  return same_cards(d, sorted, n) & ~1u;
+}
+
+template <int W, bool Vector>
+PILES_HD std::uint32_t homes(const Playing<W, Vector>& d, const Playing<W, Vector>& sorted, int n) {
+  return d.same_cards(sorted, n) & ~1u;
+}
+
+// The words of a deck held either way.
+template <int W>
+PILES_HD const Deck<W>& words(const Deck<W>& d) {
+  return d;
+}
+
+template <int W, bool Vector>
+PILES_HD Deck<W> words(const Playing<W, Vector>& d) {
+  return d.deck();
 }
 
 // The deepest position holding its own card (0 for none).
@@ -157,16 +165,17 @@ PILES_HD void relabelled_lengths(const Deck<W>& d, int h, int lengths[2]) {
 #endif
 }
 
-// An upper bound on the moves that can follow the node, by the rule (at least those to
-// `target` when it cannot reach it): the costlier play bound only where the cheaper bounds
-// reach the target. A search checks it once, on entering the node.
-template <int W>
-PILES_HD int bound(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target) {
+// An upper bound on the moves that can follow a node (its deck held either way, its depth), by
+// the rule (at least those to `target` when it cannot reach it): the costlier play bound only
+// where the cheaper bounds reach the target. A search checks it once, on entering the node.
+template <class Held>
+PILES_HD int bound(const Problem& problem, const Held& deck, int depth, std::uint32_t moves,
+                   int target) {
   int r = remaining(problem, moves);
   const int h = deepest(moves);
-  if (problem.prune == Prune::play && node.deck.top() > h && node.depth + r >= target) {
+  if (problem.prune == Prune::play && deck.top() > h && depth + r >= target) {
     int lengths[2];
-    relabelled_lengths(node.deck, h, lengths);
+    relabelled_lengths(words(deck), h, lengths);
     const int longest = problem.longest[h] - lengths[0];
     const int other = problem.longest[h] - lengths[1];
     r = r < longest ? r : longest;
@@ -175,11 +184,22 @@ PILES_HD int bound(const Problem& problem, const Node<W>& node, std::uint32_t mo
   return r;
 }
 
+template <int W>
+PILES_HD int bound(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target) {
+  return bound(problem, node.deck, node.depth, moves, target);
+}
+
 // True when no game through the node can reach `target`.
+template <class Held>
+PILES_HD bool pruned(const Problem& problem, const Held& deck, int depth, std::uint32_t moves,
+                     int target) {
+  if (problem.prune == Prune::none || moves == 0) return false;
+  return depth + bound(problem, deck, depth, moves, target) < target;
+}
+
 template <int W>
 PILES_HD bool pruned(const Problem& problem, const Node<W>& node, std::uint32_t moves, int target) {
-  if (problem.prune == Prune::none || moves == 0) return false;
-  return node.depth + bound(problem, node, moves, target) < target;
+  return pruned(problem, node.deck, node.depth, moves, target);
 }
 
 // Where a search stands: at `node`, searching the subtree of its ancestor at `start_depth`
@@ -244,13 +264,19 @@ PILES_HD int share(const Node<W>& node, int start_depth, const Deck<W>& sorted, 
 template <int W, class Sink>
 PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uint64_t* nodes,
                      Sink& sink) {
-  const Deck<W> sorted = sorted_deck<W>(problem.n);
-  Node<W> node = at.node;
+  const int n = problem.n;
+  const Deck<W> sorted_words = sorted_deck<W>(n);
+  // The deck in the machine's registers on the host: a flip and the positions holding their own
+  // card are a few vector instructions there; words elsewhere.
+  const Playing<W> sorted(sorted_words);
+  Playing<W> deck(at.node.deck);
+  int depth = at.node.depth;
   int start_depth = at.start_depth;
-  std::uint32_t moves = homes(node.deck, sorted, problem.n);
+  std::uint32_t moves = homes(deck, sorted, n);
   // The node's first move unless it is pruned, 0 for none.
   const auto first = [&] {
-    return moves && !pruned(problem, node, moves, target) ? bits::trailing_zeros(moves) + 1 : 0;
+    return moves && !pruned(problem, deck, depth, moves, target) ? bits::trailing_zeros(moves) + 1
+                                                                 : 0;
   };
   bool entering = at.next == 0;
   int k = at.next < 0 ? first() : at.next;
@@ -259,16 +285,16 @@ PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uin
       // On entering a node (deck and moves known).
       const int p = deepest(moves);
       ++nodes[p > 0 ? p - 1 : 0];
-      if (node.depth >= target) sink.game(node.depth, node.deck);
+      if (depth >= target) sink.game(depth, deck.deck());
       switch (sink.poll()) {
         case Poll::go:
           break;
         case Poll::share:
           if constexpr (Sink::shares)
-            start_depth = share(node, start_depth, sorted, problem.n, sink);
+            start_depth = share(Node<W>{deck.deck(), depth}, start_depth, sorted_words, n, sink);
           break;
         case Poll::stop:
-          at = {node, start_depth, -1};
+          at = {{deck.deck(), depth}, start_depth, -1};
           return false;
       }
       k = first();
@@ -276,15 +302,17 @@ PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uin
     // Back up until a node has a next move. A node entered unpruned stays so, the target being
     // fixed: its later moves need no second check.
     while (k == 0) {
-      if (node.depth == start_depth) return true;
-      const int back = node.deck.top();
-      flip(node.deck, back);
-      --node.depth;
-      moves = homes(node.deck, sorted, problem.n);
+      if (depth == start_depth) return true;
+      const int back = deck.top();
+      deck.flip_top();
+      --depth;
+      moves = homes(deck, sorted, n);
       const std::uint32_t later = moves & ~((1u << back) - 1);  // positions after back
       if (later) k = bits::trailing_zeros(later) + 1;
     }
-    moves = descend(node, k, sorted, problem.n);
+    deck.flip(k);
+    ++depth;
+    moves = homes(deck, sorted, n);
     entering = true;
   }
 }

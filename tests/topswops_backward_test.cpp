@@ -65,7 +65,12 @@ void expect_homes_as_played(int n, std::mt19937& random) {
       d.set(i, cards[i]);
       if (i > 0 && cards[i] == i + 1) expected |= 1u << i;
     }
-    EXPECT_EQ(bw::homes(d, ts::sorted_deck<W>(n), n), expected) << "n = " << n;
+    const ts::Deck<W> sorted = ts::sorted_deck<W>(n);
+    EXPECT_EQ(bw::homes(d, sorted, n), expected) << "n = " << n;
+    // As the search holds the deck: in vector registers where the machine has them, and words.
+    EXPECT_EQ(bw::homes(ts::Playing<W>(d), ts::Playing<W>(sorted), n), expected) << "n = " << n;
+    EXPECT_EQ(bw::homes(ts::Playing<W, false>(d), ts::Playing<W, false>(sorted), n), expected)
+        << "n = " << n;
   }
 }
 
