@@ -1,7 +1,8 @@
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <random>
-#include <unordered_map>
+#include <vector>
 
 #include "core/topswops_backward.hpp"
 #include "host/topswops/backward.hpp"
@@ -31,16 +32,59 @@ std::uint64_t stratum(std::uint32_t moves, int depth, int bound, int target) {
   return static_cast<std::uint64_t>(moves) << 8 | static_cast<std::uint64_t>(slack);
 }
 
+// The strata met on one level: each key's slot in the level's kept nodes, by open addressing
+// in a table reused from level to level and pass to pass (a node map allocated for each level
+// took a fifth of the estimate's time).
+class Strata {
+ public:
+  // Empties the table for at most `most` keys.
+  void clear(std::size_t most) {
+    std::size_t size = 16;
+    while (size < 2 * most) size *= 2;
+    slots_.assign(size, Slot{});
+    shift_ = 64 - std::countr_zero(size);
+  }
+  // The index kept for `key`, or `fresh` where the key is new (then kept for it).
+  std::size_t find_or_add(std::uint64_t key, std::size_t fresh) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> shift_;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.index == empty) {
+        slot = {key, fresh};
+        return fresh;
+      }
+      if (slot.key == key) return slot.index;
+    }
+  }
+
+ private:
+  static constexpr std::size_t empty = ~std::size_t{0};
+  struct Slot {
+    std::uint64_t key = 0;
+    std::size_t index = empty;
+  };
+  std::vector<Slot> slots_;
+  int shift_ = 60;
+};
+
+// A pass's levels and strata, kept from pass to pass for their memory.
+template <int W>
+struct Scratch {
+  std::vector<Sampled<W>> level, next;
+  Strata strata;
+};
+
 // One pass below the prefixes first..last-1 at a fixed target: its nodes by deepest home into
 // `levels` (added), and their sum.
 template <int W>
 double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int target,
-                   std::mt19937_64& random, double* levels) {
+                   std::mt19937_64& random, double* levels, Scratch<W>& scratch) {
   const backward::Problem problem = backward_problem(plan);
   const Deck<W> sorted = sorted_deck<W>(plan.n);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  std::vector<Sampled<W>> level, next;
-  std::unordered_map<std::uint64_t, std::size_t> strata;
+  auto& [level, next, strata] = scratch;
+  next.clear();
+  strata.clear(last - first);
   double total = 0;
   // Counts a node of weight w and, unless the search stops there, keeps it in its stratum.
   const auto add = [&](const backward::Node<W>& node, std::uint32_t moves, double w) {
@@ -52,13 +96,13 @@ double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int ta
                          ? target
                          : backward::bound(problem, node, moves, target);
     if (node.depth + most < target) return;
-    const auto [at, fresh] =
-        strata.try_emplace(stratum(moves, node.depth, most, target), next.size());
-    if (fresh) {
+    const std::size_t at =
+        strata.find_or_add(stratum(moves, node.depth, most, target), next.size());
+    if (at == next.size()) {
       next.push_back({node, moves, w});
       return;
     }
-    Sampled<W>& kept = next[at->second];
+    Sampled<W>& kept = next[at];
     kept.weight += w;
     if (uniform(random) * kept.weight < w) {
       kept.node = node;
@@ -73,7 +117,9 @@ double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int ta
   while (!next.empty()) {
     std::swap(level, next);
     next.clear();
-    strata.clear();
+    std::size_t children = 0;
+    for (const Sampled<W>& s : level) children += std::popcount(s.moves);
+    strata.clear(children);
     for (const Sampled<W>& s : level)
       for (std::uint32_t m = s.moves; m != 0; m &= m - 1) {
         backward::Node<W> child = s.node;
@@ -92,9 +138,10 @@ ChunkEstimate estimate_chunk(const Plan& plan, int chunk, int target, int passes
   if (first == last || passes <= 0) return {};
   std::mt19937_64 random(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(chunk));
   std::vector<double> levels(plan.n, 0.0);
+  Scratch<W> scratch;
   double sum = 0, squares = 0;
   for (int i = 0; i < passes; ++i) {
-    const double x = sample_pass<W>(plan, first, last, target, random, levels.data());
+    const double x = sample_pass<W>(plan, first, last, target, random, levels.data(), scratch);
     sum += x;
     squares += x * x;
   }
