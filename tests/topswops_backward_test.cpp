@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <random>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "core/topswops_backward.hpp"
+#include "host/results/games.hpp"
 #include "host/topswops/backward.hpp"
 #include "host/topswops/backward_passes.hpp"
 #include "host/topswops/play.hpp"
@@ -289,6 +291,39 @@ TEST(TopswopsBackward, AJournalOfTheFirstRevisionReadsBackButIsNotResumed) {
   std::filesystem::copy_file(journal, copy);
   const auto resumed = run_piles("topswops solve 17 --final sorted --checkpoint " + copy);
   EXPECT_TRUE(piles::testing::is_usage_error(resumed, "backward-sorted/1")) << resumed.err;
+}
+
+// FRONTIER.md's list of what waits says how far a backward journal of games ending sorted has
+// come, and the command that goes on with it (not solve's, whose search is forward on a GPU).
+TEST(TopswopsBackward, TheFrontierSaysHowFarABackwardJournalHasCome) {
+  TempDir dir;
+  const piles::results::Writer writer(dir.path(), "quick", piles::testing::cpu(2), true);
+  std::filesystem::create_directories(writer.runs("topswops"));
+  const std::string journal = (writer.runs("topswops") / "backward_sorted_12.journal").string();
+  EXPECT_EQ(piles::results::topswops_under_way(writer, ts::Final::sorted, 12), "");
+  const auto run = run_piles("topswops solve 12 --final sorted --checkpoint " + journal);
+  ASSERT_EQ(run.status, 0) << run.err;
+  // Its problem and run lines and its first 100 chunks: a run stopped there.
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(journal);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  std::ofstream out(journal, std::ios::trunc);
+  int chunks = 0;
+  for (const std::string& line : lines) {
+    const bool chunk = line.rfind("problem ", 0) != 0 && line.rfind("run ", 0) != 0;
+    if (!chunk || chunks++ < 100) out << line << "\n";
+  }
+  out.close();
+  const std::string text = piles::results::topswops_under_way(writer, ts::Final::sorted, 12);
+  for (const char* part :
+       {"searched back from the sorted deck", "backward_sorted_12.journal holds 100 of ",
+        "`piles topswops solve 12 --final sorted --checkpoint "
+        "results/topswops/runs/backward_sorted_12.journal` goes on from there",
+        "By stratified sampling ("})
+    EXPECT_NE(text.find(part), std::string::npos) << part << " in " << text;
+  EXPECT_EQ(piles::results::topswops_under_way(writer, ts::Final::any, 12), "");
 }
 
 TEST(TopswopsBackward, RefusesWhatItCannotSearch) {

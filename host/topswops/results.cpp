@@ -9,6 +9,7 @@
 
 #include "host/common/output.hpp"
 #include "host/results/games.hpp"
+#include "host/topswops/backward.hpp"
 #include "host/topswops/estimate.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
@@ -236,26 +237,34 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
       topswops::to_text(s, true)};
 }
 
-// What the rest of a journaled search costs: the tree's size by Knuth's probes (seeded, so the
-// text stays the same from one regeneration to the next) less the nodes done, at `per_second`.
+// What the rest of a journaled search costs: the tree's size by the estimate a run makes
+// (Knuth's probes forward, stratified sampling backward; seeded, so the text stays the same
+// from one regeneration to the next) less the nodes done, at `per_second`.
 std::string cost_left(const Writer& writer, const topswops::Solution& s, double per_second) {
-  const topswops::Plan plan = topswops::make_plan(s.n, s.final, s.bound);
+  const topswops::Plan plan =
+      s.backward ? topswops::make_backward_plan(s.n, s.bound, topswops::backward::Prune::play)
+                 : topswops::make_plan(s.n, s.final, s.bound);
   const topswops::Estimate e = topswops::estimate_search(
-      plan, plan.start_target, topswops::default_probes_per_chunk, writer.target().threads);
+      plan, plan.start_target, topswops::default_samples_per_chunk(plan), writer.target().threads);
   const double left = std::max(0.0, e.nodes - static_cast<double>(s.result.total_nodes()));
   const double minutes = left / per_second / 60;
-  return fmt::format(
-      " By Knuth's random probes ({} of them) the whole search is {} nodes, about {} left: {} "
-      "more at that rate.",
-      group_digits(e.probes), scientific(e.nodes), scientific(left),
-      minutes < 120 ? fmt::format("{:.0f} minutes", minutes)
-                    : fmt::format("{:.1f} hours", minutes / 60));
+  const std::string by =
+      e.stratified ? fmt::format("stratified sampling ({} passes)", group_digits(e.probes))
+                   : fmt::format("Knuth's random probes ({} of them)", group_digits(e.probes));
+  return fmt::format(" By {} the whole search is {} nodes, about {} left: {} more at that rate.",
+                     by, scientific(e.nodes), scientific(left),
+                     minutes < 120 ? fmt::format("{:.0f} minutes", minutes)
+                                   : fmt::format("{:.1f} hours", minutes / 60));
 }
 
-// How far the journal of the next n under runs/ has come, if there is one: a run taken from
-// machine to machine (each GPU machine's turn a slice of it).
-std::string under_way(const Writer& writer, topswops::Final final, int n) {
-  const std::string journal = solve_journal(writer, final, n);
+}  // namespace
+
+// A run taken from machine to machine (each GPU machine's turn a slice of it), or the backward
+// search's on CPU threads.
+std::string topswops_under_way(const Writer& writer, topswops::Final final, int n) {
+  std::string journal = solve_journal(writer, final, n);
+  if (!std::filesystem::exists(journal) && final == topswops::Final::sorted)
+    journal = journal_of(writer, "backward_sorted", n);
   if (!std::filesystem::exists(journal)) return "";
   const topswops::Solution s = topswops::read_so_far(journal);
   const std::string path = Writer::command_path("topswops", journal);
@@ -264,19 +273,25 @@ std::string under_way(const Writer& writer, topswops::Final final, int n) {
                         : fmt::format("the longest game among them {} steps ({} {})", s.result.best,
                                       s.result.count, s.result.count == 1 ? "deck" : "decks");
   const double per_second = s.seconds > 0 ? s.result.total_nodes() / s.seconds : 0;
-  const std::string rate =
-      per_second > 0 ? fmt::format(", {:.1f} G nodes/s", per_second / 1e9) : "";
+  const std::string rate = per_second >= 1e9 ? fmt::format(", {:.1f} G nodes/s", per_second / 1e9)
+                           : per_second > 0  ? fmt::format(", {:.0f} M nodes/s", per_second / 1e6)
+                                             : "";
   const std::string cost = per_second > 0 ? cost_left(writer, s, per_second) : "";
+  const std::string bound =
+      s.bound ? fmt::format(", searched from {} (`--bound {}`),", *s.bound, *s.bound) : "";
+  const std::string go_on =
+      s.backward ? fmt::format(
+                       "`piles topswops solve {} --final sorted{} --checkpoint {}` goes "
+                       "on from there, on CPU threads",
+                       n, s.bound ? fmt::format(" --bound {}", *s.bound) : "", path)
+                 : fmt::format("the same command with `{}--checkpoint {}` goes on from there",
+                               s.bound ? fmt::format("--bound {} ", *s.bound) : "", path);
   return fmt::format(
-      " Under way: {}{} holds {} of {} chunks ({} nodes; {}{}), {}; the same command with "
-      "`{}--checkpoint {}` goes on from there.{}",
-      path, s.bound ? fmt::format(", searched from {} (`--bound {}`),", *s.bound, *s.bound) : "",
-      s.run.chunks_done, s.run.chunks, group_digits(s.result.total_nodes()),
-      Writer::journal_time(s.seconds), rate, longest,
-      s.bound ? fmt::format("--bound {} ", *s.bound) : "", path, cost);
+      " Under way{}: {}{} holds {} of {} chunks ({} nodes; {}{}), {}; {}.{}",
+      s.backward ? ", searched back from the sorted deck (its nodes are that tree's)" : "", path,
+      bound, s.run.chunks_done, s.run.chunks, group_digits(s.result.total_nodes()),
+      Writer::journal_time(s.seconds), rate, longest, go_on, cost);
 }
-
-}  // namespace
 
 void write_topswops(Writer& writer) {
   write_play_example(writer);
@@ -340,7 +355,7 @@ void write_topswops(Writer& writer) {
         is_sorted ? "longest games ending in the sorted deck" : "f(n) with every maximal deck",
         from < gpu_max_n ? fmt::format("{} <= n <= {}", from, gpu_max_n)
                          : fmt::format("n = {}", from),
-        values, is_sorted ? " --final sorted" : "", under_way(writer, final, from)));
+        values, is_sorted ? " --final sorted" : "", topswops_under_way(writer, final, from)));
   }
   writer.waits_for_gpu(
       "Topswops a(21), the longest game on 21 cards ending sorted (never computed; A000376 is "
