@@ -261,15 +261,17 @@ PILES_HD int share(const Node<W>& node, int start_depth, const Deck<W>& sorted, 
 // counts depends only on it and the target, however its parts were shared out or resumed.
 // Stackless: a child goes back to its parent by a flip of its top card. Returns true when the
 // search is done, false when the sink said stop (`at` then says where it stood).
-template <int W, class Sink>
+// Vector = false holds the deck in words on the host too, as a GPU does, so that tests run the
+// device's code on the CPU.
+template <int W, bool Vector = true, class Sink>
 PILES_HD bool search(const Problem& problem, Cursor<W>& at, int target, std::uint64_t* nodes,
                      Sink& sink) {
   const int n = problem.n;
   const Deck<W> sorted_words = sorted_deck<W>(n);
   // The deck in the machine's registers on the host: a flip and the positions holding their own
   // card are a few vector instructions there; words elsewhere.
-  const Playing<W> sorted(sorted_words);
-  Playing<W> deck(at.node.deck);
+  const Playing<W, Vector> sorted(sorted_words);
+  Playing<W, Vector> deck(at.node.deck);
   int depth = at.node.depth;
   int start_depth = at.start_depth;
   std::uint32_t moves = homes(deck, sorted, n);
@@ -331,11 +333,11 @@ struct LaneSink {
 
 // A lane's turn: the search from `at` for at most `budget` (> 0) nodes entered. Returns true
 // when it is done; else `at` says where it stood.
-template <int W, class Keep>
+template <int W, bool Vector = true, class Keep>
 PILES_HD bool search_for(const Problem& problem, Cursor<W>& at, int target, std::uint64_t budget,
                          std::uint64_t* nodes, Keep& keep) {
   LaneSink<W, Keep> sink{keep, budget};
-  return search(problem, at, target, nodes, sink);
+  return search<W, Vector>(problem, at, target, nodes, sink);
 }
 
 }  // namespace piles::topswops::backward

@@ -35,7 +35,10 @@ class HostPasses final : public gpu::BackwardPasses<W> {
         found.add(steps, {to_cards(deck, problem_.n), sorted_});
       };
       std::uint64_t nodes[max_n] = {};
-      finished[i] = backward::search_for(problem_, items[i].at, target_, budget, nodes, keep);
+      // The deck in words, as the device holds it: the test of these passes against the CPU
+      // engine then runs the kernel's code.
+      finished[i] =
+          backward::search_for<W, false>(problem_, items[i].at, target_, budget, nodes, keep);
       found.nodes.assign(nodes, nodes + problem_.n);
       const std::lock_guard lock(mutex);
       slots_[items[i].slot].merge(found);

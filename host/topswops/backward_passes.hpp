@@ -18,7 +18,8 @@ namespace piles::topswops {
 // Nodes a lane searches in a pass: on a device about a hundredth of a second.
 inline constexpr std::uint64_t backward_pass_budget = std::uint64_t{1} << 16;
 
-// A runner on this host's threads, `lanes` items a pass wanted.
+// A runner on this host's threads, `lanes` items a pass wanted, each search on the deck's words as
+// the device's (tests compare it with the CPU engine, whose deck is in vector registers).
 template <int W>
 std::unique_ptr<gpu::BackwardPasses<W>> host_backward_passes(const backward::Problem& problem,
                                                              int target, std::uint32_t slots,
