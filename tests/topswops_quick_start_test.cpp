@@ -17,10 +17,12 @@ namespace ts = piles::topswops;
 
 namespace {
 
-ts::Solution solve(int n, ts::Final final, double quick, const std::string& journal = "") {
+ts::Solution solve(int n, ts::Final final, double quick, const std::string& journal = "",
+                   ts::CpuEngine engine = ts::CpuEngine::dfs) {
   ts::SolveOptions o;
   o.n = n;
   o.final = final;
+  o.engine = engine;
   o.quick_seconds = quick;
   o.quick_from = 10;  // where the quick search is quick
   o.run.checkpoint = journal;
@@ -70,6 +72,44 @@ TEST(TopswopsQuickStart, AJournalKeepsItsStartAndResumesFromIt) {
   const ts::Solution merged = ts::merge({journal});
   EXPECT_EQ(merged.start_deck, first.start_deck);
   EXPECT_EQ(merged.result.best, ts::published::longest[12]);
+}
+
+// The backward search of games ending sorted starts from a quick search's game too (at 18
+// cards 170 steps in seconds, where a(17) = 159), and its journal keeps it.
+TEST(TopswopsQuickStart, TheBackwardSearchStartsFromItToo) {
+  const auto backward = [](int n, double quick, const std::string& journal = "") {
+    return solve(n, ts::Final::sorted, quick, journal, ts::CpuEngine::backward);
+  };
+  for (int n : {11, 12}) {
+    const ts::Solution plain = backward(n, 0);
+    const ts::Solution quick = backward(n, 2);
+    EXPECT_TRUE(plain.start_deck.empty());
+    ASSERT_FALSE(quick.start_deck.empty()) << n;
+    const ts::Game start = ts::play(quick.start_deck);
+    EXPECT_EQ(start.steps, quick.start_target);
+    EXPECT_TRUE(start.ends_sorted);
+    EXPECT_GT(quick.start_target, plain.start_target);
+    EXPECT_TRUE(quick.backward);
+    EXPECT_EQ(quick.result.best, ts::published::longest_sorted[n]) << n;
+    EXPECT_EQ(quick.result.count, plain.result.count) << n;
+    EXPECT_EQ(quick.result.decks, plain.result.decks) << n;
+  }
+  piles::testing::TempDir dir;
+  const std::string journal = dir.file("backward.journal");
+  const ts::Solution first = backward(12, 2, journal);
+  std::ifstream in(journal);
+  std::string problem;
+  std::getline(in, problem);
+  EXPECT_NE(problem.find("\"start_deck\""), std::string::npos) << problem;
+  EXPECT_NE(problem.find("backward-sorted/2"), std::string::npos) << problem;
+  const ts::Solution again = backward(12, 0, journal);
+  EXPECT_EQ(again.start_deck, first.start_deck);
+  EXPECT_EQ(again.run.chunks_resumed, static_cast<int>(again.run.chunks));
+  EXPECT_EQ(again.result, first.result);
+  const ts::Solution merged = ts::merge({journal});
+  EXPECT_EQ(merged.start_deck, first.start_deck);
+  EXPECT_TRUE(merged.backward);
+  EXPECT_EQ(merged.result.best, ts::published::longest_sorted[12]);
 }
 
 // Under --time-limit the quick search takes at most half the time left before it, and the

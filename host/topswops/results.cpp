@@ -237,15 +237,17 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
       topswops::to_text(s, true)};
 }
 
-// What the rest of a journaled search costs: the tree's size by the estimate a run makes
-// (Knuth's probes forward, stratified sampling backward; seeded, so the text stays the same
-// from one regeneration to the next) less the nodes done, at `per_second`.
+// What the rest of a journaled search costs: the tree's size from its start or its longest game
+// so far, by the estimate a run makes (Knuth's probes forward, stratified sampling backward;
+// seeded, so the text stays the same from one regeneration to the next) less the nodes done, at
+// `per_second`.
 std::string cost_left(const Writer& writer, const topswops::Solution& s, double per_second) {
   const topswops::Plan plan =
       s.backward ? topswops::make_backward_plan(s.n, s.bound, topswops::backward::Prune::play)
                  : topswops::make_plan(s.n, s.final, s.bound);
-  const topswops::Estimate e = topswops::estimate_search(
-      plan, plan.start_target, topswops::default_samples_per_chunk(plan), writer.target().threads);
+  const topswops::Estimate e =
+      topswops::estimate_search(plan, std::max(s.start_target, s.result.best),
+                                topswops::default_samples_per_chunk(plan), writer.target().threads);
   const double left = std::max(0.0, e.nodes - static_cast<double>(s.result.total_nodes()));
   const double minutes = left / per_second / 60;
   const std::string by =

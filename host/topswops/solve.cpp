@@ -223,41 +223,48 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
   if (talk)
     fmt::print(stderr,
                "piles: topswops n={}: {} steps (found after {:.1f} s, searched {:.1f} s{}), "
-               "against {} for f({})\n",
+               "against {} for {}\n",
                options.n, game.steps, game.seconds, took,
                cut_by.empty() ? "" : ", the search cut short by " + cut_by, plain.start_target,
-               options.n - 1);
+               options.final == Final::sorted
+                   ? fmt::format("the longest {}-card game ending sorted", options.n - 1)
+                   : fmt::format("f({})", options.n - 1));
   if (game.steps <= plain.start_target) return "";
   return fmt::format("{} {}{}", game.steps, comma_list(game.deck),
                      cut_by.empty() ? "" : " " + cut_by);
 }
 
-// The backward engine's plan (backward.hpp).
-Plan backward_plan(const SolveOptions& options) {
+// What the backward engine cannot search (backward.hpp).
+void check_backward(const SolveOptions& options) {
   check_backward_final(options.final);
   if (options.tail.n != 0) throw UsageError("--engine backward: takes no --tail");
-  return make_backward_plan(options.n, options.bound, options.prune);
 }
 
 }  // namespace
 
 bool starts_from_quick_search(const SolveOptions& options, bool journal_begun) {
-  if (options.bound || options.engine == CpuEngine::backward) return false;
+  if (options.bound) return false;
   return journal_begun ||
          (options.quick_seconds > 0 && options.n >= options.quick_from && !options.run.shard);
 }
 
 namespace {
 
-// The plan of a run: the backward engine's, or the forward search's from --bound's start, a
-// quick search's game (quick_start) or f(n-1).
+// The plan of a run, forward or backward: from --bound's start, a quick search's game
+// (quick_start) or the published value for n - 1.
 Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& cancel) {
-  if (options.engine == CpuEngine::backward) return backward_plan(options);
-  // A run in one job (threads, devices, MPI ranks) takes every round from all before it, so its
-  // rounds double to the end; a shard runs the rounds before the last whole, so one starting its
-  // journal keeps the few short ones and no quick search (its start must be every shard's). A
-  // journal already begun keeps its rounds and start, in a shard as in a whole run (copies of a
-  // run's journal go on as its shards): rank 0 reads it, and every rank must run alike.
+  const bool backward = options.engine == CpuEngine::backward;
+  if (backward) check_backward(options);
+  const auto make = [&](std::optional<int> bound, std::optional<int> warmup) {
+    return backward ? make_backward_plan(options.n, bound, options.prune, warmup)
+                    : make_plan(options.n, options.final, bound, options.tail, warmup);
+  };
+  // A forward run in one job (threads, devices, MPI ranks) takes every round from all before
+  // it, so its rounds double to the end; a shard runs the rounds before the last whole, so one
+  // starting its journal keeps the few short ones and no quick search (its start must be every
+  // shard's), as does the backward search. A journal already begun keeps its rounds and start,
+  // in a shard as in a whole run (copies of a run's journal go on as its shards): rank 0 reads
+  // it, and every rank must run alike.
   const mpi::Session* session = options.run.session;
   const bool root = !session || session->root();
   std::optional<Begun> begun;
@@ -266,14 +273,16 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
   if (!options.bound) {
     if (root) begun = begun_journal(options.run.checkpoint);
     resumed = begun.has_value();
-    rounds = begun ? begun->rounds : options.run.shard ? warmup_rounds : doubling_rounds;
+    rounds = begun                           ? begun->rounds
+             : options.run.shard || backward ? warmup_rounds
+                                             : doubling_rounds;
     if (session) {
       std::istringstream words(
           mpi::broadcast(*session, fmt::format("{} {}", *rounds, resumed ? 1 : 0)));
       words >> *rounds >> resumed;
     }
   }
-  Plan plain = make_plan(options.n, options.final, options.bound, options.tail, rounds);
+  Plan plain = make(options.bound, rounds);
   if (!starts_from_quick_search(options, resumed)) return plain;
   std::string start = root ? quick_start(options, run, plain, begun, cancel) : "";
   if (session) start = mpi::broadcast(*session, start);
@@ -282,7 +291,7 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
   int target = 0;
   std::string deck, cut_by;
   words >> target >> deck >> cut_by;
-  Plan plan = make_plan(options.n, options.final, target, options.tail, plain.warmup);
+  Plan plan = make(target, plain.warmup);
   plan.start_deck = parse_deck(deck);
   plan.start_cut_by = cut_by;
   return plan;
@@ -344,12 +353,9 @@ Plan plan_of(const std::string& journal) {
     if (p.contains("start_deck")) start_deck = p.at("start_deck").get<std::vector<int>>();
     start_cut_by = p.value("quick_search_cut_by", "");
   });
-  if (prune) {
-    Plan plan = make_backward_plan(n, start_target, *prune, warmup);
-    plan.backward_revision = revision;
-    return plan;
-  }
-  Plan plan = make_plan(n, final, start_target, tail, warmup);
+  Plan plan = prune ? make_backward_plan(n, start_target, *prune, warmup)
+                    : make_plan(n, final, start_target, tail, warmup);
+  if (prune) plan.backward_revision = revision;
   plan.start_deck = start_deck;
   plan.start_cut_by = start_cut_by;
   return plan;

@@ -50,8 +50,8 @@ struct SolveOptions {
 };
 
 // Whether a run takes its start from a quick search: run now, or the one a journal already begun
-// recorded (which any run resuming it keeps, --quick 0 included). Never a run told --bound or a
-// backward search; not a shard starting its journal, or below quick_from cards.
+// recorded (which any run resuming it keeps, --quick 0 included). Never a run told --bound; not
+// a shard starting its journal, or below quick_from cards.
 bool starts_from_quick_search(const SolveOptions& options, bool journal_begun);
 
 struct Solution {
