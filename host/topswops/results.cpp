@@ -364,10 +364,10 @@ void write_topswops(Writer& writer) {
       "published to n = 20): the backward search from the sorted deck (`--engine backward`, "
       "which found a(17) = 159 in 38 minutes of 2 CPU threads, 1.2e11 nodes) estimates a(21) "
       "from a(20) at about 1e15 nodes (8.8e14 to 2.3e15 over three seeds of its stratified "
-      "sampling), some 250 days of one CPU thread, or about two days of one H100 at the "
-      "forward kernel's rate if the backward search's GPU passes (`--backend gpu --engine "
-      "backward`, not yet measured on a GPU) matched it (bench/topswops_backward.md, a "
-      "projection); a bound for decks with card n at the bottom is what would bring it within "
+      "sampling), some 200 days of one CPU thread at its 57 M nodes/s, or about two days of "
+      "one H100 at the forward kernel's rate if the backward search's GPU passes (`--backend "
+      "gpu --engine backward`, not yet measured on a GPU) matched it (bench/topswops_backward.md, "
+      "a projection); a bound for decks with card n at the bottom is what would bring it within "
       "reach.");
 }
 
