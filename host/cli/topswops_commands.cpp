@@ -71,14 +71,12 @@ void check_engine_options(const SolveArgs& args, const topswops::SolveOptions& o
           "threads",
           args.small_slices));
   }
-  // The quick search picks the start of a whole forward search that has none given.
+  // The quick search picks the start of a whole search, forward or backward, that has none given.
   if (options.quick_seconds <= 0 || args.quick.empty()) return;
   if (!args.bound.empty())
     throw UsageError("--quick: --bound gives the start already (use one of them)");
   if (!args.job.shard.empty())
     throw UsageError("--quick: a shard starts from f(N-1), so that every shard has the same start");
-  if (options.engine == topswops::CpuEngine::backward)
-    throw UsageError("--quick: the backward engine starts from the sorted deck");
   if (options.n < topswops::quick_from_n)
     throw UsageError(fmt::format("--quick: runs from {} cards on; below, f(N-1) is the start",
                                  topswops::quick_from_n));
