@@ -82,7 +82,10 @@ double sample_pass(const Plan& plan, std::size_t first, std::size_t last, int ta
   const backward::Problem problem = backward_problem(plan);
   const Deck<W> sorted = sorted_deck<W>(plan.n);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  auto& [level, next, strata] = scratch;
+  // Plain references: clang before 16 cannot capture structured bindings in a lambda.
+  auto& level = scratch.level;
+  auto& next = scratch.next;
+  Strata& strata = scratch.strata;
   next.clear();
   strata.clear(last - first);
   double total = 0;
