@@ -92,30 +92,25 @@ std::vector<std::int32_t> Plan::bounds_at(int target) const {
 }
 
 nlohmann::json Plan::identity() const {
-  nlohmann::json id;
-  if (backward)
-    id = {{"game", "topswops"},
-          {"search", fmt::format("backward-sorted/{}", backward_revision)},
-          {"n", n},
-          {"final", final_name(final)},
-          {"start_target", start_target},
-          {"prune", prune_name(*backward)},
-          {"longest", std::vector<std::int32_t>(bound.begin(), bound.end() - 1)},
-          {"depth", depth},
-          {"prefixes", prefix_count},
-          {"chunks", chunk_count},
-          {"warmup_rounds", warmup}};
-  else
-    id = {{"game", "topswops"},
-          {"search", "knuth-forward/2"},
-          {"n", n},
-          {"final", final_name(final)},
-          {"start_target", start_target},
-          {"bound", std::vector<std::int32_t>(bound.begin(), bound.end() - 1)},
-          {"depth", depth},
-          {"prefixes", prefix_count},
-          {"chunks", chunk_count},
-          {"warmup_rounds", warmup}};
+  nlohmann::json id = {{"game", "topswops"},
+                       {"n", n},
+                       {"final", final_name(final)},
+                       {"start_target", start_target},
+                       {"depth", depth},
+                       {"prefixes", prefix_count},
+                       {"chunks", chunk_count},
+                       {"warmup_rounds", warmup}};
+  // The backward search's bound is the longest games of fewer cards; the forward one's, a bound
+  // per depth. nlohmann::json sorts its keys, so the order here leaves identities as they were.
+  const std::vector<std::int32_t> levels(bound.begin(), bound.end() - 1);
+  if (backward) {
+    id["search"] = fmt::format("backward-sorted/{}", backward_revision);
+    id["prune"] = prune_name(*backward);
+    id["longest"] = levels;
+  } else {
+    id["search"] = "knuth-forward/2";
+    id["bound"] = levels;
+  }
   // Plans without a tail keep the identity of the journals written before tails existed.
   if (tail.n != 0) id["tail"] = {{"from", tail.from}, {"longest", tail.longest}};
   if (!start_deck.empty()) id["start_deck"] = start_deck;
