@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "host/common/output.hpp"
+#include "host/job/driver.hpp"
 #include "host/results/games.hpp"
-#include "host/topswops/backward.hpp"
 #include "host/topswops/estimate.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/published.hpp"
@@ -237,24 +237,21 @@ FrontierCheck check(const std::vector<topswops::Solution>& all) {
       topswops::to_text(s, true)};
 }
 
-// What the rest of a journaled search costs: the tree's size from its start or its longest game
-// so far, by the estimate a run makes (Knuth's probes forward, stratified sampling backward;
-// seeded, so the text stays the same from one regeneration to the next) less the nodes done, at
-// `per_second`.
-std::string cost_left(const Writer& writer, const topswops::Solution& s, double per_second) {
-  const topswops::Plan plan =
-      s.backward ? topswops::make_backward_plan(s.n, s.bound, topswops::backward::Prune::play)
-                 : topswops::make_plan(s.n, s.final, s.bound);
-  const topswops::Estimate e =
-      topswops::estimate_search(plan, std::max(s.start_target, s.result.best),
-                                topswops::default_samples_per_chunk(plan), writer.target().threads);
-  const double left = std::max(0.0, e.nodes - static_cast<double>(s.result.total_nodes()));
+// What the rest of a journaled search costs: its chunks not done weighed by the estimate a run
+// makes from its start or its longest game so far (Knuth's probes forward, stratified sampling
+// backward; seeded, so the text stays the same from one regeneration to the next), as `journal
+// show` weighs them, at `per_second`.
+std::string cost_left(const Writer& writer, const std::string& journal, double per_second) {
+  topswops::Estimate e;
+  const job::Survey survey = topswops::survey_journal(journal, writer.target().threads, &e);
+  if (!survey.work || e.probes == 0) return "";
+  const double left = survey.work->left;
   const double minutes = left / per_second / 60;
   const std::string by =
       e.stratified ? fmt::format("stratified sampling ({} passes)", group_digits(e.probes))
                    : fmt::format("Knuth's random probes ({} of them)", group_digits(e.probes));
-  return fmt::format(" By {} the whole search is {} nodes, about {} left: {} more at that rate.",
-                     by, scientific(e.nodes), scientific(left),
+  return fmt::format(" By {} the chunks not done hold about {} nodes: {} more at that rate.", by,
+                     scientific(left),
                      minutes < 120 ? fmt::format("{:.0f} minutes", minutes)
                                    : fmt::format("{:.1f} hours", minutes / 60));
 }
@@ -278,7 +275,7 @@ std::string topswops_under_way(const Writer& writer, topswops::Final final, int 
   const std::string rate = per_second >= 1e9 ? fmt::format(", {:.1f} G nodes/s", per_second / 1e9)
                            : per_second > 0  ? fmt::format(", {:.0f} M nodes/s", per_second / 1e6)
                                              : "";
-  const std::string cost = per_second > 0 ? cost_left(writer, s, per_second) : "";
+  const std::string cost = per_second > 0 ? cost_left(writer, journal, per_second) : "";
   const std::string bound =
       s.bound ? fmt::format(", searched from {} (`--bound {}`),", *s.bound, *s.bound) : "";
   const std::string go_on =
