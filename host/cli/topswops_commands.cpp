@@ -76,10 +76,13 @@ void check_engine_options(const SolveArgs& args, const topswops::SolveOptions& o
   if (!args.bound.empty())
     throw UsageError("--quick: --bound gives the start already (use one of them)");
   if (!args.job.shard.empty())
-    throw UsageError("--quick: a shard starts from f(N-1), so that every shard has the same start");
+    throw UsageError(
+        "--quick: a shard starts from N-1 cards' longest game, so that every shard has the same "
+        "start");
   if (options.n < topswops::quick_from_n)
-    throw UsageError(fmt::format("--quick: runs from {} cards on; below, f(N-1) is the start",
-                                 topswops::quick_from_n));
+    throw UsageError(
+        fmt::format("--quick: runs from {} cards on; below, N-1 cards' longest game is the start",
+                    topswops::quick_from_n));
 }
 
 void run_solve(const SolveArgs& args, const CommonOptions& common) {
@@ -132,7 +135,8 @@ void add_solve(CLI::App& topswops, const CommonOptions& common) {
       "--quick", args->quick,
       fmt::format("Most seconds of a quick search for a long game to start from, without "
                   "--bound, from {} cards on, not in a shard (default {}, less once a round of "
-                  "its beams past {} s finds nothing longer; 0: start from f(N-1))",
+                  "its beams past {} s finds nothing longer; 0: start from f(N-1), or with --final "
+                  "sorted from the longest (N-1)-card game ending sorted)",
                   topswops::quick_from_n, topswops::default_quick_seconds,
                   topswops::quick_stall_seconds));
   solve

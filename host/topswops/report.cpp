@@ -75,9 +75,10 @@ nlohmann::json to_json(const Solution& s) {
       {"device", s.target.device},
       {"threads", s.target.threads},
       {"start_target", s.start_target},
-      {"start_from", s.bound                 ? "bound"
-                     : !s.start_deck.empty() ? "quick search"
-                                             : "f(n-1)"},
+      {"start_from", s.bound                    ? "bound"
+                     : !s.start_deck.empty()    ? "quick search"
+                     : s.final == Final::sorted ? "a(n-1)"
+                                                : "f(n-1)"},
       {"bound", s.bound ? nlohmann::json(*s.bound) : nlohmann::json()},
       {"complete", s.run.complete()},
       {"chunks", s.run.chunks},
