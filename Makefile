@@ -39,9 +39,9 @@ cluster-test: build
 # fails the test that caused it. It leaves out the few tests that only rerun, at larger sizes,
 # code that lighter tests already take (the docs' examples, every pass budget, every chunk of
 # the plans, the bench signatures, the warp model at 13 cards, Griggs and Ho's D(n) over every
-# partition up to 36, three of the five job kinds run to a time limit and resumed): under the
-# sanitizers they would take most of its time.
-SANITIZE_SKIP = ^(docs|TopswopsLockstep.EveryPassBudgetGivesTheSameChunks|TopswopsCore.PortablePathGivesEveryChunkOfThePlans|BenchCommand.CpuSignaturesAreTheCommittedOnesOnAnyThreadCount|TopswopsLockstep.TheWarpModelsFiguresAtThirteenCardsAreTheRecordedOnes|BulgarianLaneWalk.LanesAtLeastHalfBusyFromNinetyToOneTwenty|BulgarianWalk.LongestTransientIsGriggsHo|EveryJobKind/TimeLimit.*/(topswops_solve|topswops_lockstep|bulgarian_range))
+# partition up to 36, the 18-card backward estimate, three of the five job kinds run to a time
+# limit and resumed): under the sanitizers they would take most of its time.
+SANITIZE_SKIP = ^(docs|Estimate.TheDefaultPassesWeighTheEighteenCardBackwardSearchsChunks|TopswopsLockstep.EveryPassBudgetGivesTheSameChunks|TopswopsCore.PortablePathGivesEveryChunkOfThePlans|BenchCommand.CpuSignaturesAreTheCommittedOnesOnAnyThreadCount|TopswopsLockstep.TheWarpModelsFiguresAtThirteenCardsAreTheRecordedOnes|BulgarianLaneWalk.LanesAtLeastHalfBusyFromNinetyToOneTwenty|BulgarianWalk.LongestTransientIsGriggsHo|EveryJobKind/TimeLimit.*/(topswops_solve|topswops_lockstep|bulgarian_range))
 sanitize:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	$(MAKE) test BUILD=build-sanitize CTEST_ARGS="-E '$(SANITIZE_SKIP)'" \

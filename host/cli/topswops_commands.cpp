@@ -221,8 +221,9 @@ void add_estimate(CLI::App& topswops, const CommonOptions& common) {
   estimate->add_option(
       "--probes", args->probes,
       fmt::format("Probes in every chunk of the search (default {}); of the backward search, "
-                  "passes of stratified sampling (default {})",
-                  topswops::default_probes_per_chunk, topswops::default_passes_per_chunk));
+                  "passes of stratified sampling (default {}, {} from {} cards on)",
+                  topswops::default_probes_per_chunk, topswops::default_passes_per_chunk,
+                  topswops::heavy_passes_per_chunk, topswops::heavy_passes_from_n));
   estimate->footer("Example:\n  piles topswops estimate 16");
   estimate->callback([args, &common] { run_estimate(*args, common); });
 }
