@@ -93,11 +93,9 @@ class ChunkWeights {
 };
 
 // Samples per chunk by default: probes, about 0.1 to 1 s of one thread at n = 16..18; passes
-// of the backward search, about 4 s of one thread at n = 16, then 4 times as many from 17 cards
-// on (about 19 s at 17, 36 s at 18), where a few strata hold most of the tree: summed over the
-// chunks of the 17- and 18-card searches, each at the target it was searched at, 16 passes gave
-// 0.53 to 1.78 of the nodes, up to 11 times the spread they stated, and 64 gave 0.77 to 1.48,
-// within 4 (results/bench/topswops_backward.md).
+// of the backward search, about 4 s of one thread at n = 16, and 4 times as many from 17 cards
+// on (about 36 s at 18), where a few strata hold most of the tree and 16 passes ran far below
+// the 17- and 18-card searches' counts (results/bench/topswops_backward.md).
 inline constexpr int default_probes_per_chunk = 32;
 inline constexpr int default_passes_per_chunk = 16;
 inline constexpr int heavy_passes_per_chunk = 64;
