@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "host/common/output.hpp"
 #include "support/run_piles.hpp"
 #include "support/temp_dir.hpp"
 
@@ -207,6 +208,20 @@ TEST(Voice, JsonFloatsKeepTheDigitsTheyMeasure) {
       EXPECT_LE(significant_digits((*it)[2]), 4) << args << ": " << (*it)[0];
     EXPECT_GT(floats, 0) << args << ": " << r.out;
   }
+}
+
+// A run's seconds hit these only now and then: the printer is held to them directly.
+TEST(Voice, JsonTextPrintsEachFloatInItsShortestForm) {
+  const nlohmann::json j = {{"seconds", piles::significant(0.0060350000000001)},
+                            {"rate", 1235000.0},
+                            {"tiny", 1.5e-7},
+                            {"count", 12345678901234567ULL},
+                            {"label \"0.0060350000000000004\"", "1.10000000000000009"},
+                            {"list", {-2.5, 0.1, 3}}};
+  EXPECT_EQ(piles::json_text(j),
+            R"({"count":12345678901234567,"label \"0.0060350000000000004\"":"1.10000000000000009",)"
+            R"("list":[-2.5,0.1,3],"rate":1235000.0,"seconds":0.006035,"tiny":1.5e-07})");
+  EXPECT_EQ(nlohmann::json::parse(piles::json_text(j, 2)), j);
 }
 
 TEST(Voice, AnEchoedInputKeepsItsDigits) {

@@ -115,7 +115,7 @@ void run_bench(const BenchOptions& options, const CommonOptions& common, bool js
                    r["cpu"].get<std::string>());
   }
   if (json_to_stdout) emit_json(record);
-  if (json_file.wanted()) json_file.write(record.dump(2) + '\n');
+  if (json_file.wanted()) json_file.write(json_text(record, 2) + '\n');
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "host/cli/suggest.hpp"
 #include "host/common/backend.hpp"
 #include "host/common/error.hpp"
+#include "host/common/output.hpp"
 #include "host/common/parse.hpp"
 #include "host/topswops/cpu_path.hpp"
 
@@ -54,7 +55,7 @@ void print_version_json() {
     j["gpu_devices"] = gpu_descriptions();
   }
   // Not emit_json: the run's fields (backend, threads) would describe a run that is not made.
-  fmt::print("{}\n", j.dump());
+  fmt::print("{}\n", json_text(j));
 }
 
 void print_version(bool json) {

@@ -1,5 +1,6 @@
 #include "host/common/output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -18,7 +19,40 @@ void round_floats(nlohmann::json& j) {
     for (nlohmann::json& each : j) round_floats(each);
 }
 
+// The shortest decimal that reads back as `x` (fmt's is), still a float to a JSON reader.
+std::string float_text(double x) {
+  std::string text = fmt::format("{}", x);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
 }  // namespace
+
+std::string json_text(const nlohmann::json& j, int indent) {
+  const std::string dumped = j.dump(indent);
+  std::string text;
+  text.reserve(dumped.size());
+  for (std::size_t i = 0; i < dumped.size();) {
+    const char c = dumped[i];
+    if (c == '"') {  // a string, copied whole: digits inside it are not numbers
+      std::size_t end = i + 1;
+      while (dumped[end] != '"') end += dumped[end] == '\\' ? 2 : 1;
+      text.append(dumped, i, end + 1 - i);
+      i = end + 1;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      const std::size_t end =
+          std::min(dumped.find_first_not_of("0123456789+-.eE", i), dumped.size());
+      const std::string number = dumped.substr(i, end - i);
+      text +=
+          number.find_first_of(".eE") == std::string::npos ? number : float_text(std::stod(number));
+      i = end;
+    } else {
+      text += c;
+      ++i;
+    }
+  }
+  return text;
+}
 
 void emit_json(const nlohmann::json& object) {
   nlohmann::json answer = object;
@@ -30,7 +64,7 @@ void emit_json(const nlohmann::json& object) {
   const nlohmann::json fields = provenance();
   for (auto field = fields.begin(); field != fields.end(); ++field)
     if (!answer.contains(field.key())) answer[field.key()] = field.value();
-  const std::string line = answer.dump();
+  const std::string line = json_text(answer);
   std::fwrite(line.data(), 1, line.size(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);

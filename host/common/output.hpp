@@ -15,6 +15,10 @@ namespace piles {
 // (host/common/provenance.hpp) that the object does not set itself.
 void emit_json(const nlohmann::json& object);
 
+// `j.dump(indent)` with every float in its shortest decimal form: nlohmann-json's printer is
+// not always shortest (0.006035 comes out as 0.0060350000000000004).
+std::string json_text(const nlohmann::json& j, int indent = -1);
+
 // "3,1,4,5,2": the form lists are written in on the command line.
 template <class T>
 std::string comma_list(const std::vector<T>& values) {
