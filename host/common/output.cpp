@@ -1,9 +1,12 @@
 #include "host/common/output.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 #include "host/common/provenance.hpp"
 
@@ -42,9 +45,13 @@ std::string json_text(const nlohmann::json& j, int indent) {
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       const std::size_t end =
           std::min(dumped.find_first_not_of("0123456789+-.eE", i), dumped.size());
-      const std::string number = dumped.substr(i, end - i);
-      text +=
-          number.find_first_of(".eE") == std::string::npos ? number : float_text(std::stod(number));
+      const std::string_view number(dumped.data() + i, end - i);
+      double x = 0;
+      if (number.find_first_of(".eE") == std::string_view::npos ||
+          std::from_chars(number.data(), number.data() + number.size(), x).ec != std::errc())
+        text += number;
+      else
+        text += float_text(x);
       i = end;
     } else {
       text += c;
