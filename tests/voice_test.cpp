@@ -210,7 +210,7 @@ TEST(Voice, JsonFloatsKeepTheDigitsTheyMeasure) {
   }
 }
 
-// A run's seconds hit these only now and then: the printer is held to them directly.
+// Measured seconds land on such doubles only now and then, so the printer is held to them here.
 TEST(Voice, JsonTextPrintsEachFloatInItsShortestForm) {
   const nlohmann::json j = {{"seconds", piles::significant(0.0060350000000001)},
                             {"rate", 1235000.0},
