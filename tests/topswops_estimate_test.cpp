@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -148,8 +149,9 @@ TEST(Estimate, TheSameSeedGivesTheSameEstimateOnAnyThreads) {
   EXPECT_NE(three.nodes, ts::estimate_search(backward, 63, 4, 1, 8).nodes);
 }
 
-// What a run whose target rose weighs its chunks left by: the same samples as the whole
-// estimate's at that target, forward and backward.
+// What a run whose target rose weighs its chunks left by, and what a journal's survey weighs its
+// chunks not done by: the same samples as the whole estimate's at that target, forward and
+// backward.
 TEST(Estimate, SomeChunksAloneAreTheWholeEstimatesChunks) {
   const ts::Plan plan = ts::make_plan(12, ts::Final::any, std::nullopt);
   const ts::Plan backward = ts::make_backward_plan(13, std::nullopt, ts::backward::Prune::play);
@@ -161,6 +163,16 @@ TEST(Estimate, SomeChunksAloneAreTheWholeEstimatesChunks) {
     for (std::size_t i = 0; i < some.size(); ++i)
       EXPECT_EQ(alone[i].nodes, whole.chunks[some[i]]) << some[i];
     EXPECT_GT(alone[1].nodes, 0);
+    const ts::Estimate part = ts::estimate_part(*p, some, 60, 4, 2, 3);
+    double sum = 0;
+    for (int c = 0; c < p->chunk_count; ++c) {
+      const bool in = std::find(some.begin(), some.end(), c) != some.end();
+      EXPECT_EQ(part.chunks[c], in ? whole.chunks[c] : 0.0) << c;
+      sum += part.chunks[c];
+    }
+    EXPECT_NEAR(part.nodes, sum, 1e-9 * sum);  // the levels above the prefixes left out
+    EXPECT_EQ(part.probes, 4 * some.size());
+    EXPECT_LT(part.standard_error, whole.standard_error);
   }
 }
 

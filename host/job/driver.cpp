@@ -593,6 +593,7 @@ Survey survey(const Job& job, const std::string& journal) {
       ++chunks;
       const auto record = records.find(c);
       if (record == records.end()) {
+        s.left.push_back(c);
         if (job.weights_in_unit) w.left += static_cast<double>(job.weight(c));
         continue;
       }

@@ -195,6 +195,7 @@ struct Survey {
   std::optional<Shard> shard;
   Chunk job_chunks = 0;
   Chunk chunks = 0, chunks_done = 0;
+  std::vector<Chunk> left;  // the chunks of those not done, in the order they run
   int rounds = 0, rounds_complete = 0;
   // The first round not complete (none where all are): its chunks, and how many are in.
   std::optional<int> open_round;

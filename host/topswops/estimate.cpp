@@ -87,6 +87,36 @@ std::vector<ChunkEstimate> estimate_each(const Plan& plan, const std::vector<int
   return out;
 }
 
+// The estimate of `chunks` (the search's levels above its prefixes too, with `top`).
+Estimate estimate_of(const Plan& plan, const std::vector<int>& chunks, bool top, int target,
+                     int samples, int threads, std::uint64_t seed) {
+  const auto begin = std::chrono::steady_clock::now();
+  Estimate e;
+  e.target = target;
+  e.stratified = plan.backward.has_value();
+  e.per_level.assign(plan.n, 0.0);
+  for (int l = 0; top && l < plan.n && l < static_cast<int>(plan.top.nodes.size()); ++l)
+    e.per_level[l] = static_cast<double>(plan.top.nodes[l]);
+  e.chunks.assign(plan.chunk_count, 0.0);
+  if (plan.n > 1) {
+    const std::size_t count = chunks.size();
+    std::vector<std::vector<double>> levels(count, std::vector<double>(plan.n, 0.0));
+    const std::vector<ChunkEstimate> each =
+        estimate_each(plan, chunks, target, samples, threads, seed, &levels);
+    ChunkEstimate sum;
+    for (std::size_t i = 0; i < count; ++i) {
+      e.chunks[chunks[i]] = each[i].nodes;
+      sum += each[i];
+      for (int l = 0; l < plan.n; ++l) e.per_level[l] += levels[i][l];
+    }
+    e.standard_error = std::sqrt(sum.variance);
+    e.probes = static_cast<std::uint64_t>(samples) * count;
+  }
+  for (double x : e.per_level) e.nodes += x;
+  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return e;
+}
+
 }  // namespace
 
 std::vector<ChunkEstimate> estimate_chunks(const Plan& plan, const std::vector<int>& chunks,
@@ -124,32 +154,14 @@ std::optional<std::string> ChunkWeights::retarget(int target, const std::vector<
 
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed) {
-  const auto begin = std::chrono::steady_clock::now();
-  Estimate e;
-  e.target = target;
-  e.stratified = plan.backward.has_value();
-  e.per_level.assign(plan.n, 0.0);
-  for (int l = 0; l < plan.n && l < static_cast<int>(plan.top.nodes.size()); ++l)
-    e.per_level[l] = static_cast<double>(plan.top.nodes[l]);
-  e.chunks.assign(plan.chunk_count, 0.0);
-  if (plan.n > 1) {
-    std::vector<int> all(plan.chunk_count);
-    std::iota(all.begin(), all.end(), 0);
-    std::vector<std::vector<double>> levels(plan.chunk_count, std::vector<double>(plan.n, 0.0));
-    const std::vector<ChunkEstimate> chunks =
-        estimate_each(plan, all, target, samples, threads, seed, &levels);
-    ChunkEstimate sum;
-    for (int c = 0; c < plan.chunk_count; ++c) {
-      e.chunks[c] = chunks[c].nodes;
-      sum += chunks[c];
-      for (int l = 0; l < plan.n; ++l) e.per_level[l] += levels[c][l];
-    }
-    e.standard_error = std::sqrt(sum.variance);
-    e.probes = static_cast<std::uint64_t>(samples) * plan.chunk_count;
-  }
-  for (double x : e.per_level) e.nodes += x;
-  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  return e;
+  std::vector<int> all(plan.chunk_count);
+  std::iota(all.begin(), all.end(), 0);
+  return estimate_of(plan, all, true, target, samples, threads, seed);
+}
+
+Estimate estimate_part(const Plan& plan, const std::vector<int>& chunks, int target, int samples,
+                       int threads, std::uint64_t seed) {
+  return estimate_of(plan, chunks, false, target, samples, threads, seed);
 }
 
 }  // namespace piles::topswops

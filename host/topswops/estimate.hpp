@@ -39,6 +39,11 @@ struct Estimate {
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed = 1);
 
+// The same estimate of some chunks alone (a journal's chunks not done): the other chunks and
+// the levels above the prefixes weigh nothing, and the nodes, error and samples are theirs.
+Estimate estimate_part(const Plan& plan, const std::vector<int>& chunks, int target, int samples,
+                       int threads, std::uint64_t seed = 1);
+
 // One chunk's share of an estimate: its nodes and their variance.
 struct ChunkEstimate {
   double nodes = 0, variance = 0;

@@ -398,9 +398,10 @@ job::Survey survey_journal(const std::string& journal, int threads, Estimate* us
   job::Survey s = job::survey(make_job(plan, SolveOptions{}, unused), journal);
   // The chunks not done weighed in nodes, as a run weighs them, from the target they would run
   // at now: the longest game so far, or the start.
-  if ((plan.n >= estimated_from_n || used) && s.chunks_done < s.chunks) {
-    const Estimate estimate = estimate_search(plan, std::max(plan.start_target, s.best.value_or(0)),
-                                              default_samples_per_chunk(plan), threads);
+  if ((plan.n >= estimated_from_n || used) && !s.left.empty()) {
+    const Estimate estimate = estimate_part(plan, std::vector<int>(s.left.begin(), s.left.end()),
+                                            std::max(plan.start_target, s.best.value_or(0)),
+                                            default_samples_per_chunk(plan), threads);
     job::Survey weighed = job::survey(make_job(plan, SolveOptions{}, unused, &estimate), journal);
     s.work = weighed.work;
     s.unit = weighed.unit;

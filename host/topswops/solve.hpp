@@ -92,9 +92,8 @@ std::optional<Solution> read_finished(const std::string& journal);
 Solution read_so_far(const std::string& journal);
 
 // How far a journal of solve (or of the backward search) has come (job::survey); from 14 cards
-// on, or at any size where `used` is given (the estimate then goes there), the nodes left are
-// estimated by probes on `threads` threads (about a second at 18 cards on two) where the journal
-// is not complete.
+// on, or at any size where `used` is given (the estimate then goes there), the chunks not done
+// are estimated in nodes, by probes of them alone on `threads` threads.
 job::Survey survey_journal(const std::string& journal, int threads, Estimate* used = nullptr);
 
 }  // namespace piles::topswops
