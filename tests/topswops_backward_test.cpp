@@ -84,6 +84,27 @@ TEST(TopswopsBackward, HomesAreThePositionsHoldingTheirOwnCard) {
   for (int n : {17, 20, 24}) expect_homes_as_played<3>(n, random);
 }
 
+// The split rule's table (the host's) gives the bound its step a home gives (the device's),
+// for every set of homes up to 17 cards and random ones up to 24, on the plans' own f tables.
+TEST(TopswopsBackward, TheSplitTableGivesTheSplitBoundOfEveryHomes) {
+  std::mt19937 random(11);
+  for (int n : {2, 9, 13, 17, 18, 24}) {
+    const ts::Plan plan = ts::make_backward_plan(n, 0, bw::Prune::split);
+    bw::Problem table = ts::backward_problem(plan), steps = table;
+    ASSERT_NE(table.split, nullptr);
+    steps.split = nullptr;
+    const std::uint32_t all = (1u << (n - 1)) - 1;  // positions 2..n
+    const auto expect_same = [&](std::uint32_t bits) {
+      const std::uint32_t moves = bits << 1;
+      ASSERT_EQ(bw::remaining(table, moves), bw::remaining(steps, moves)) << n << " " << moves;
+    };
+    if (n <= 17)
+      for (std::uint32_t bits = 0; bits <= all; ++bits) expect_same(bits);
+    else
+      for (int i = 0; i < 200'000; ++i) expect_same(random() & all);
+  }
+}
+
 TEST(TopswopsBackward, UnprunedTreeHoldsEveryDeckEndingSorted) {
   // Every node is a deck whose game ends sorted, each once: the tree's size by brute force, and
   // at 12 cards the count of 3,490,570 found by an independent exhaustive count.

@@ -345,6 +345,8 @@ Plan make_backward_plan(int n, std::optional<int> bound, backward::Prune prune,
   plan.start_target = bound ? *bound : known[std::min<std::size_t>(n - 1, known.size() - 1)];
   for (int p = 0; p < n; ++p) plan.bound.push_back(bound_for(p, Final::any));
   plan.bound.push_back(fibonacci_bound(n));
+  plan.split_steps.resize(backward::split_entries);
+  backward::fill_split_steps(plan.bound.data(), n, plan.split_steps.data());
   if (words_for(n) == 2)
     expand<2>(plan);
   else

@@ -35,7 +35,8 @@ Plan make_backward_plan(int n, std::optional<int> bound, backward::Prune prune,
 
 // The pruning problem of a backward plan; it points into the plan.
 inline backward::Problem backward_problem(const Plan& plan) {
-  return {plan.n, plan.bound.data(), *plan.backward};
+  return {plan.n, plan.bound.data(), *plan.backward,
+          plan.split_steps.empty() ? nullptr : plan.split_steps.data()};
 }
 
 // The node of a backward plan's prefix i, and its moves where `moves` is given.

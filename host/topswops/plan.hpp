@@ -58,6 +58,8 @@ struct Plan {
   // Its revision in the identity: 1 for journals whose prefixes each raised their own target as
   // they found longer games (read and merged, not resumed), 2 for a fixed target a round.
   int backward_revision = 2;
+  // Its split rule's table for `bound` (backward::fill_split_steps), on the host.
+  std::vector<backward::SplitStep> split_steps;
 
   // The pruning table for a search that starts from `target`: `bound` with the tail's cap.
   std::vector<std::int32_t> bounds_at(int target) const;
