@@ -24,6 +24,8 @@
 #include "host/topswops/plan.hpp"
 #include "host/topswops/published.hpp"
 #include "host/topswops/tail_job.hpp"
+#include "tests/support/run_piles.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace ts = piles::topswops;
 
@@ -174,6 +176,37 @@ TEST(Estimate, SomeChunksAloneAreTheWholeEstimatesChunks) {
     EXPECT_EQ(part.probes, 4 * some.size());
     EXPECT_LT(part.standard_error, whole.standard_error);
   }
+}
+
+// A shard weighs only the chunks it runs (the shared rounds' and its own), with the samples of
+// the whole estimate's chunks; a whole run weighs them all, the levels above them too.
+TEST(Estimate, AShardWeighsOnlyTheChunksItRuns) {
+  const piles::testing::TempDir dir;
+  const ts::Plan plan = ts::make_backward_plan(14, std::nullopt, ts::backward::Prune::play);
+  const int samples = ts::default_samples_per_chunk(plan);
+  const ts::Estimate whole = ts::estimate_search(plan, plan.start_target, samples, 2);
+  const std::string solve = "--json --threads 2 topswops solve 14 --final sorted --quiet";
+  const auto shard =
+      piles::testing::run_piles(solve + " --shard 2/8 --checkpoint " + dir.file("s.jnl"));
+  ASSERT_EQ(shard.status, 0) << shard.err;
+  const nlohmann::json part = shard.json().at("estimate");
+  double nodes = 0;
+  std::size_t chunks = 0;
+  for (int c = 0; c < plan.chunk_count; ++c)
+    if (plan.round_of(c) < plan.warmup || c % 8 == 2) {
+      nodes += whole.chunks[c];
+      ++chunks;
+    }
+  EXPECT_LT(chunks, static_cast<std::size_t>(plan.chunk_count / 4));
+  EXPECT_EQ(part.at("chunks"), chunks);
+  EXPECT_EQ(part.at("probes"), chunks * samples);
+  EXPECT_NEAR(part.at("nodes").get<double>(), nodes, 1 + 1e-9 * nodes);
+  const auto all = piles::testing::run_piles(solve);
+  ASSERT_EQ(all.status, 0) << all.err;
+  const nlohmann::json e = all.json().at("estimate");
+  EXPECT_FALSE(e.contains("chunks"));
+  EXPECT_EQ(e.at("probes"), static_cast<std::size_t>(plan.chunk_count) * samples);
+  EXPECT_EQ(e.at("nodes"), std::llround(whole.nodes));
 }
 
 // A run's chunk weights: the chunks left weighed again once a round's target rises above their

@@ -576,6 +576,14 @@ Outcome read_finished(const Job& job, const std::string& journal) {
   return out;
 }
 
+std::vector<Chunk> chunks_run(const Job& job, const std::optional<Shard>& shard) {
+  std::vector<Chunk> out;
+  for (int r = 0; r < static_cast<int>(job.rounds.size()); ++r)
+    for (const Chunk c : job.rounds[r])
+      if (runs_chunk(job, shard, r, c)) out.push_back(c);
+  return out;
+}
+
 Survey survey(const Job& job, const std::string& journal) {
   JournalContents contents;
   const Records records = read_journals(job, {journal}, &contents);

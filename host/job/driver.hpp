@@ -217,4 +217,8 @@ struct Survey {
 // merge; missing chunks are what it counts.
 Survey survey(const Job& job, const std::string& journal);
 
+// The chunks a run of the job runs, in order: all of them, or a shard's (the shared rounds' and
+// its own).
+std::vector<Chunk> chunks_run(const Job& job, const std::optional<Shard>& shard);
+
 }  // namespace piles::job

@@ -97,6 +97,9 @@ Estimate estimate_of(const Plan& plan, const std::vector<int>& chunks, bool top,
   e.per_level.assign(plan.n, 0.0);
   for (int l = 0; top && l < plan.n && l < static_cast<int>(plan.top.nodes.size()); ++l)
     e.per_level[l] = static_cast<double>(plan.top.nodes[l]);
+  e.whole = top;
+  e.chunks_weighed = chunks.size();
+  for (int c : chunks) e.prefixes += plan.chunk_prefixes(c);
   e.chunks.assign(plan.chunk_count, 0.0);
   if (plan.n > 1) {
     const std::size_t count = chunks.size();
@@ -130,7 +133,7 @@ ChunkWeights::ChunkWeights(const Plan& plan, const Estimate& estimate, double mi
       nodes_(estimate.chunks),
       target_(estimate.target),
       min_nodes_(min_nodes),
-      per_prefix_(plan.prefix_count > 0 ? estimate.nodes / plan.prefix_count : 1.0) {}
+      per_prefix_(estimate.prefixes > 0 ? estimate.nodes / estimate.prefixes : 1.0) {}
 
 std::optional<std::string> ChunkWeights::retarget(int target, const std::vector<int>& left,
                                                   int threads) {

@@ -29,6 +29,10 @@ struct Estimate {
   std::uint64_t probes = 0;       // Knuth's probes, or passes of stratified sampling (`stratified`)
   bool stratified = false;
   double seconds = 0;
+  // The whole search, or some chunks alone (estimate_part: a shard's, a journal's chunks not
+  // done), their prefixes counted in `prefixes`.
+  bool whole = true;
+  std::size_t chunks_weighed = 0, prefixes = 0;
 
   double relative_error() const { return nodes > 0 ? standard_error / nodes : 0; }
 };
