@@ -43,7 +43,7 @@ struct Estimate {
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed = 1);
 
-// The same estimate of some chunks alone (a journal's chunks not done): the other chunks and
+// The same estimate of some chunks alone (a shard's, a journal's chunks not done): the others and
 // the levels above the prefixes weigh nothing, and the nodes, error and samples are theirs.
 Estimate estimate_part(const Plan& plan, const std::vector<int>& chunks, int target, int samples,
                        int threads, std::uint64_t seed = 1);
