@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -165,7 +167,7 @@ TEST(Estimate, SomeChunksAloneAreTheWholeEstimatesChunks) {
     for (std::size_t i = 0; i < some.size(); ++i)
       EXPECT_EQ(alone[i].nodes, whole.chunks[some[i]]) << some[i];
     EXPECT_GT(alone[1].nodes, 0);
-    const ts::Estimate part = ts::estimate_part(*p, some, 60, 4, 2, 3);
+    const ts::Estimate part = ts::estimate_part(*p, ts::Estimate::Part::left, some, 60, 4, 2, 3);
     double sum = 0;
     for (int c = 0; c < p->chunk_count; ++c) {
       const bool in = std::find(some.begin(), some.end(), c) != some.end();
@@ -207,6 +209,49 @@ TEST(Estimate, AShardWeighsOnlyTheChunksItRuns) {
   EXPECT_FALSE(e.contains("chunks"));
   EXPECT_EQ(e.at("probes"), static_cast<std::size_t>(plan.chunk_count) * samples);
   EXPECT_EQ(e.at("nodes"), std::llround(whole.nodes));
+}
+
+// A run that takes up a journal weighs only the chunks it has left, from the target the next of
+// them runs at (that of the first round not complete): the whole estimate's chunks at that target.
+TEST(Estimate, AResumedRunWeighsOnlyItsChunksLeft) {
+  const piles::testing::TempDir dir;
+  const ts::Plan plan = ts::make_backward_plan(14, std::nullopt, ts::backward::Prune::play);
+  const int samples = ts::default_samples_per_chunk(plan);
+  const std::string journal = dir.file("r.jnl");
+  const std::string solve =
+      "--json --threads 2 topswops solve 14 --final sorted --quiet --checkpoint " + journal;
+  const auto first = piles::testing::run_piles(solve);
+  ASSERT_EQ(first.status, 0) << first.err;
+  // The journal cut back to its first two rounds' chunks.
+  std::vector<bool> kept(plan.chunk_count, false);
+  for (int r : {0, 1})
+    for (int c : plan.chunks_of_round(r)) kept[c] = true;
+  const piles::JournalContents contents = piles::read_journal(journal);
+  int target = contents.problem.at("start_target").get<int>();
+  for (const auto& [c, payload] : contents.chunks)
+    if (kept[c]) target = std::max(target, payload.at("best").get<int>());
+  std::istringstream lines(piles::testing::slurp(journal));
+  std::string cut;
+  for (std::string line; std::getline(lines, line);) {
+    const std::string key = line.substr(0, line.find(' '));
+    if (key == "problem" || key == "run" || kept[std::stoi(key)]) cut += line + "\n";
+  }
+  std::ofstream(journal, std::ios::trunc) << cut;
+  const int left = plan.chunk_count - static_cast<int>(std::count(kept.begin(), kept.end(), true));
+
+  const auto again = piles::testing::run_piles(solve);
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.json().at("nodes"), first.json().at("nodes"));
+  const nlohmann::json e = again.json().at("estimate");
+  EXPECT_EQ(e.at("part"), "left");
+  EXPECT_EQ(e.at("chunks"), left);
+  EXPECT_EQ(e.at("target"), target);
+  EXPECT_EQ(e.at("probes"), left * samples);
+  const ts::Estimate whole = ts::estimate_search(plan, target, samples, 2);
+  double nodes = 0;
+  for (int c = 0; c < plan.chunk_count; ++c)
+    if (!kept[c]) nodes += whole.chunks[c];
+  EXPECT_NEAR(e.at("nodes").get<double>(), nodes, 1 + 1e-9 * nodes);
 }
 
 // A run's chunk weights: the chunks left weighed again once a round's target rises above their

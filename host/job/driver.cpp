@@ -289,10 +289,12 @@ Outcome run(const Job& job, const Options& options, const RunTarget& target) {
   std::uint64_t chunks_todo = 0;
   for (const std::vector<Chunk>& round : todo) chunks_todo += round.size();
   // Chunks and the percentage count from what the journal already holds, so a resumed run
-  // shows where it stands from its first line.
+  // shows where it stands from its first line. Where the weights estimate what `measure` counts,
+  // a chunk done counts what it took: a run taking up a journal may weigh only its chunks left.
   ResumedWork resumed{0, records.size()};
+  const bool measured_done = live || (job.weights_in_unit && job.measure);
   for (const auto& [c, record] : records)
-    if (owned(c)) resumed.units += live ? job.measure(record.payload) : job.weight(c);
+    if (owned(c)) resumed.units += measured_done ? job.measure(record.payload) : job.weight(c);
   // Live units: what is left is the rounds' units less what the journal's chunks took.
   if (live) total = whole - std::min(whole, resumed.units);
   Progress progress(job.label, total, job.unit, records.size() + chunks_todo,
@@ -620,7 +622,10 @@ Survey survey(const Job& job, const std::string& journal) {
       s.open_round_done = done;
     }
   }
-  if (targeted(job)) s.best = 0;
+  if (targeted(job)) {
+    s.best = 0;
+    if (s.open_round) s.open_round_target = round_targets(job, records)[*s.open_round];
+  }
   for (const auto& [chunk, record] : records) {
     s.seconds += record.seconds;
     if (s.best) s.best = job.raise(*s.best, record.payload);

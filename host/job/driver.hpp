@@ -195,11 +195,14 @@ struct Survey {
   std::optional<Shard> shard;
   Chunk job_chunks = 0;
   Chunk chunks = 0, chunks_done = 0;
-  std::vector<Chunk> left;  // the chunks of those not done, in the order they run
+  std::vector<Chunk> left;  // the chunks not done, in the order they run
   int rounds = 0, rounds_complete = 0;
   // The first round not complete (none where all are): its chunks, and how many are in.
   std::optional<int> open_round;
   Chunk open_round_chunks = 0, open_round_done = 0;
+  // A job with targets: the target the open round's chunks left run from (the records of the
+  // rounds before it raise it; a chunk of its own that found more does not).
+  std::optional<int> open_round_target;
   double seconds = 0;  // the chunks' seconds added up
   // Where the job's weights are in its unit: the units the finished chunks took (their
   // measure) and the units the others weigh, in `unit`.

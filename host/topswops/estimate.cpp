@@ -87,9 +87,10 @@ std::vector<ChunkEstimate> estimate_each(const Plan& plan, const std::vector<int
   return out;
 }
 
-// The estimate of `chunks` (the search's levels above its prefixes too, with `top`).
-Estimate estimate_of(const Plan& plan, const std::vector<int>& chunks, bool top, int target,
-                     int samples, int threads, std::uint64_t seed) {
+// The estimate of `chunks` (the search's levels above its prefixes too, for the whole).
+Estimate estimate_of(const Plan& plan, const std::vector<int>& chunks, Estimate::Part part,
+                     int target, int samples, int threads, std::uint64_t seed) {
+  const bool top = part == Estimate::Part::whole;
   const auto begin = std::chrono::steady_clock::now();
   Estimate e;
   e.target = target;
@@ -97,7 +98,7 @@ Estimate estimate_of(const Plan& plan, const std::vector<int>& chunks, bool top,
   e.per_level.assign(plan.n, 0.0);
   for (int l = 0; top && l < plan.n && l < static_cast<int>(plan.top.nodes.size()); ++l)
     e.per_level[l] = static_cast<double>(plan.top.nodes[l]);
-  e.whole = top;
+  e.part = part;
   e.chunks_weighed = chunks.size();
   for (int c : chunks) e.prefixes += plan.chunk_prefixes(c);
   e.chunks.assign(plan.chunk_count, 0.0);
@@ -159,12 +160,12 @@ Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed) {
   std::vector<int> all(plan.chunk_count);
   std::iota(all.begin(), all.end(), 0);
-  return estimate_of(plan, all, true, target, samples, threads, seed);
+  return estimate_of(plan, all, Estimate::Part::whole, target, samples, threads, seed);
 }
 
-Estimate estimate_part(const Plan& plan, const std::vector<int>& chunks, int target, int samples,
-                       int threads, std::uint64_t seed) {
-  return estimate_of(plan, chunks, false, target, samples, threads, seed);
+Estimate estimate_part(const Plan& plan, Estimate::Part part, const std::vector<int>& chunks,
+                       int target, int samples, int threads, std::uint64_t seed) {
+  return estimate_of(plan, chunks, part, target, samples, threads, seed);
 }
 
 }  // namespace piles::topswops

@@ -29,9 +29,10 @@ struct Estimate {
   std::uint64_t probes = 0;       // Knuth's probes, or passes of stratified sampling (`stratified`)
   bool stratified = false;
   double seconds = 0;
-  // The whole search, or some chunks alone (estimate_part: a shard's, a journal's chunks not
-  // done), their prefixes counted in `prefixes`.
-  bool whole = true;
+  // The whole search, or some chunks alone (estimate_part): those a shard runs, or those a
+  // journal has not done. Their prefixes are counted in `prefixes`.
+  enum class Part { whole, shard, left };
+  Part part = Part::whole;
   std::size_t chunks_weighed = 0, prefixes = 0;
 
   double relative_error() const { return nodes > 0 ? standard_error / nodes : 0; }
@@ -43,10 +44,11 @@ struct Estimate {
 Estimate estimate_search(const Plan& plan, int target, int samples, int threads,
                          std::uint64_t seed = 1);
 
-// The same estimate of some chunks alone (a shard's, a journal's chunks not done): the others and
-// the levels above the prefixes weigh nothing, and the nodes, error and samples are theirs.
-Estimate estimate_part(const Plan& plan, const std::vector<int>& chunks, int target, int samples,
-                       int threads, std::uint64_t seed = 1);
+// The same estimate of some chunks alone (`part`: a shard's, a journal's chunks not done): the
+// others and the levels above the prefixes weigh nothing, and the nodes, error and samples are
+// theirs.
+Estimate estimate_part(const Plan& plan, Estimate::Part part, const std::vector<int>& chunks,
+                       int target, int samples, int threads, std::uint64_t seed = 1);
 
 // One chunk's share of an estimate: its nodes and their variance.
 struct ChunkEstimate {

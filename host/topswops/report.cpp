@@ -96,7 +96,10 @@ nlohmann::json to_json(const Solution& s) {
                      {"probes", s.estimate->probes},
                      {"method", s.estimate->stratified ? "stratified" : "probes"},
                      {"seconds", rounded(s.estimate->seconds, 3)}};
-  if (s.estimate && !s.estimate->whole) j["estimate"]["chunks"] = s.estimate->chunks_weighed;
+  if (s.estimate && s.estimate->part != Estimate::Part::whole) {
+    j["estimate"]["chunks"] = s.estimate->chunks_weighed;
+    j["estimate"]["part"] = s.estimate->part == Estimate::Part::shard ? "shard" : "left";
+  }
   if (s.lane_use)
     j["lane_use"] = {
         {"kernel", lockstep_kernel_name(s.lane_use->kernel)},

@@ -93,13 +93,15 @@ job::Job make_job(const Plan& plan, const SolveOptions& options, Tally& tally,
   };
   j.weights_in_unit = estimate != nullptr;
   if (estimate) {
-    j.preamble = fmt::format("estimated nodes {} (±{:.1f}%){} at target {}, from {} {}",
-                             scientific(estimate->nodes), 100 * estimate->relative_error(),
-                             estimate->whole ? ""
-                                             : fmt::format(" in the {} chunks this shard runs",
-                                                           group_digits(estimate->chunks_weighed)),
-                             estimate->target, group_digits(estimate->probes),
-                             estimate->stratified ? "passes of stratified sampling" : "probes");
+    j.preamble = fmt::format(
+        "estimated nodes {} (±{:.1f}%){} at target {}, from {} {}", scientific(estimate->nodes),
+        100 * estimate->relative_error(),
+        estimate->part == Estimate::Part::whole
+            ? ""
+            : fmt::format(" in the {} chunks {}", group_digits(estimate->chunks_weighed),
+                          estimate->part == Estimate::Part::shard ? "this shard runs" : "left"),
+        estimate->target, group_digits(estimate->probes),
+        estimate->stratified ? "passes of stratified sampling" : "probes");
   }
   j.check = [&plan](job::Chunk, const nlohmann::json& payload, const std::string& where) {
     partial_from_json(payload, plan.n, where);
@@ -300,6 +302,37 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
   return plan;
 }
 
+// The estimate a run opens with. A run that takes up a journal weighs only the chunks it has
+// left, from the target the next of them runs at (the chunks done count the nodes they took); a
+// shard, only the chunks it runs; else the whole search. At 18 cards ending sorted the whole
+// estimate is about 36 s of a thread, as long as a shard of 256 searches. The ranks of an MPI job
+// weigh alike, and only rank 0 reads the journal: they weigh the whole.
+Estimate opening_estimate(const Plan& plan, const SolveOptions& options, const RunTarget& run) {
+  const int samples = default_samples_per_chunk(plan);
+  const auto some = [&](Estimate::Part part, const std::vector<job::Chunk>& chunks, int target) {
+    return estimate_part(plan, part, std::vector<int>(chunks.begin(), chunks.end()), target,
+                         samples, run.threads);
+  };
+  Tally unused;  // the job only lists its chunks here
+  const job::Job job = make_job(plan, options, unused);
+  const std::string& journal = options.run.checkpoint;
+  if (!options.run.session && journal_begun(journal)) {
+    std::optional<job::Survey> taken;
+    // A journal the run cannot take up (another problem's, a damaged one) is refused by the run
+    // itself, in its own words.
+    try {
+      taken = job::survey(job, journal);
+    } catch (const UsageError&) {
+    }
+    if (taken && taken->chunks_done > 0)
+      return some(Estimate::Part::left, taken->left,
+                  taken->open_round_target.value_or(plan.start_target));
+  }
+  if (options.run.shard)
+    return some(Estimate::Part::shard, job::chunks_run(job, options.run.shard), plan.start_target);
+  return estimate_search(plan, plan.start_target, samples, run.threads);
+}
+
 }  // namespace
 
 Solution solve(const SolveOptions& options, const RunTarget& run) {
@@ -313,20 +346,7 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
   const Plan plan = plan_for(options, run, terminated);
   Tally tally;
   std::optional<Estimate> estimate;
-  if (plan.n >= estimated_from_n) {
-    const int samples = default_samples_per_chunk(plan);
-    // A shard weighs only the chunks it runs: at 18 cards ending sorted the whole estimate is
-    // about 36 s of a thread, as long as a shard of 256 searches.
-    if (options.run.shard) {
-      Tally unused;  // the job only lists its chunks here
-      const std::vector<job::Chunk> chunks =
-          job::chunks_run(make_job(plan, options, unused), options.run.shard);
-      estimate = estimate_part(plan, std::vector<int>(chunks.begin(), chunks.end()),
-                               plan.start_target, samples, run.threads);
-    } else {
-      estimate = estimate_search(plan, plan.start_target, samples, run.threads);
-    }
-  }
+  if (plan.n >= estimated_from_n) estimate = opening_estimate(plan, options, run);
   Solution s = make_solution(
       plan, options.bound,
       job::run(make_job(plan, options, tally, estimate ? &*estimate : nullptr), options.run, run));
@@ -410,12 +430,12 @@ job::Survey survey_journal(const std::string& journal, int threads, Estimate* us
   const Plan plan = plan_of(journal);
   Tally unused;
   job::Survey s = job::survey(make_job(plan, SolveOptions{}, unused), journal);
-  // The chunks not done weighed in nodes, as a run weighs them, from the target they would run
-  // at now: the longest game so far, or the start.
+  // The chunks not done weighed in nodes, as a run taking it up weighs them: from the target the
+  // next of them runs at.
   if ((plan.n >= estimated_from_n || used) && !s.left.empty()) {
-    const Estimate estimate = estimate_part(plan, std::vector<int>(s.left.begin(), s.left.end()),
-                                            std::max(plan.start_target, s.best.value_or(0)),
-                                            default_samples_per_chunk(plan), threads);
+    const Estimate estimate = estimate_part(
+        plan, Estimate::Part::left, std::vector<int>(s.left.begin(), s.left.end()),
+        s.open_round_target.value_or(plan.start_target), default_samples_per_chunk(plan), threads);
     job::Survey weighed = job::survey(make_job(plan, SolveOptions{}, unused, &estimate), journal);
     s.work = weighed.work;
     s.unit = weighed.unit;
