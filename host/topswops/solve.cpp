@@ -302,6 +302,14 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
   return plan;
 }
 
+// The chunks a journal has not done weighed in nodes, as a run taking it up weighs them: from the
+// target the next of them runs at.
+Estimate estimate_left(const Plan& plan, const job::Survey& s, int threads) {
+  return estimate_part(plan, Estimate::Part::left, std::vector<int>(s.left.begin(), s.left.end()),
+                       s.open_round_target.value_or(plan.start_target),
+                       default_samples_per_chunk(plan), threads);
+}
+
 // The estimate a run opens with. A run that takes up a journal weighs only the chunks it has
 // left, from the target the next of them runs at (the chunks done count the nodes they took); a
 // shard, only the chunks it runs; else the whole search. At 18 cards ending sorted the whole
@@ -309,10 +317,6 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
 // weigh alike, and only rank 0 reads the journal: they weigh the whole.
 Estimate opening_estimate(const Plan& plan, const SolveOptions& options, const RunTarget& run) {
   const int samples = default_samples_per_chunk(plan);
-  const auto some = [&](Estimate::Part part, const std::vector<job::Chunk>& chunks, int target) {
-    return estimate_part(plan, part, std::vector<int>(chunks.begin(), chunks.end()), target,
-                         samples, run.threads);
-  };
   Tally unused;  // the job only lists its chunks here
   const job::Job job = make_job(plan, options, unused);
   const std::string& journal = options.run.checkpoint;
@@ -324,12 +328,14 @@ Estimate opening_estimate(const Plan& plan, const SolveOptions& options, const R
       taken = job::survey(job, journal);
     } catch (const UsageError&) {
     }
-    if (taken && taken->chunks_done > 0)
-      return some(Estimate::Part::left, taken->left,
-                  taken->open_round_target.value_or(plan.start_target));
+    if (taken && taken->chunks_done > 0) return estimate_left(plan, *taken, run.threads);
   }
-  if (options.run.shard)
-    return some(Estimate::Part::shard, job::chunks_run(job, options.run.shard), plan.start_target);
+  if (options.run.shard) {
+    const std::vector<job::Chunk> chunks = job::chunks_run(job, options.run.shard);
+    return estimate_part(plan, Estimate::Part::shard,
+                         std::vector<int>(chunks.begin(), chunks.end()), plan.start_target, samples,
+                         run.threads);
+  }
   return estimate_search(plan, plan.start_target, samples, run.threads);
 }
 
@@ -430,12 +436,8 @@ job::Survey survey_journal(const std::string& journal, int threads, Estimate* us
   const Plan plan = plan_of(journal);
   Tally unused;
   job::Survey s = job::survey(make_job(plan, SolveOptions{}, unused), journal);
-  // The chunks not done weighed in nodes, as a run taking it up weighs them: from the target the
-  // next of them runs at.
   if ((plan.n >= estimated_from_n || used) && !s.left.empty()) {
-    const Estimate estimate = estimate_part(
-        plan, Estimate::Part::left, std::vector<int>(s.left.begin(), s.left.end()),
-        s.open_round_target.value_or(plan.start_target), default_samples_per_chunk(plan), threads);
+    const Estimate estimate = estimate_left(plan, s, threads);
     job::Survey weighed = job::survey(make_job(plan, SolveOptions{}, unused, &estimate), journal);
     s.work = weighed.work;
     s.unit = weighed.unit;
