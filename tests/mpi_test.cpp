@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,9 @@
 #include <thread>
 
 #include "host/bulgarian/range_job.hpp"
+#include "host/topswops/backward.hpp"
+#include "host/topswops/plan.hpp"
+#include "tests/support/journal_line.hpp"
 #include "tests/support/run_piles.hpp"
 #include "tests/support/targets.hpp"
 
@@ -232,6 +236,40 @@ TEST_F(Mpi, TopswopsJobKilledAndRestartedResumesAndAgrees) {
   const auto one = run_piles("topswops solve 13 --json");
   EXPECT_EQ(answers(resumed.out), answers(one.out));
   std::filesystem::remove(journal);
+}
+
+// A job that takes up a journal weighs only the chunks it has left, as one process does: rank 0
+// reads the journal and tells the other ranks which they are. (Its chunks weighed in nodes, the
+// ranks' engines count them as they go: before the driver gave them a counter to count into,
+// every estimated job under MPI, 14 cards and more, ended in std::terminate.)
+TEST_F(Mpi, AResumedTopswopsJobEstimatesOnlyItsChunksLeft) {
+  const std::string journal = temp_path("piles_mpi_estimate_journal"), copy = journal + ".one";
+  std::filesystem::remove(journal);
+  const std::string solve =
+      "topswops solve 14 --final sorted --json --quiet --threads 1 --checkpoint ";
+  const auto first = run_piles(solve + journal);
+  ASSERT_EQ(first.status, 0) << first.err;
+  // The journal cut back to its first two rounds' chunks.
+  const piles::topswops::Plan plan =
+      piles::topswops::make_backward_plan(14, std::nullopt, piles::topswops::backward::Prune::play);
+  std::vector<bool> kept(plan.chunk_count, false);
+  for (int r : {0, 1})
+    for (int c : plan.chunks_of_round(r)) kept[c] = true;
+  piles::testing::keep_journal_chunks(journal, [&](int c) { return kept[c]; });
+  std::filesystem::copy_file(journal, copy, std::filesystem::copy_options::overwrite_existing);
+  const auto one = run_piles(solve + copy);
+  const auto two = run_mpi(2, solve + journal + " --mpi");
+  std::filesystem::remove(journal);
+  std::filesystem::remove(copy);
+  ASSERT_EQ(one.status, 0) << one.err;
+  ASSERT_EQ(two.status, 0) << two.err;
+  const auto job = nlohmann::json::parse(two.out);
+  EXPECT_EQ(job.at("nodes"), first.json().at("nodes"));
+  nlohmann::json e = job.at("estimate"), alone = one.json().at("estimate");
+  EXPECT_EQ(e.at("part"), "left");
+  EXPECT_EQ(e.at("chunks"), plan.chunk_count - std::count(kept.begin(), kept.end(), true));
+  for (nlohmann::json* j : {&e, &alone}) j->erase("seconds");
+  EXPECT_EQ(e, alone);
 }
 
 TEST(Checkpoint, BulgarianSingleProcessKilledAndResumedAgrees) {

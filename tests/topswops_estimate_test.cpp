@@ -26,6 +26,7 @@
 #include "host/topswops/plan.hpp"
 #include "host/topswops/published.hpp"
 #include "host/topswops/tail_job.hpp"
+#include "tests/support/journal_line.hpp"
 #include "tests/support/run_piles.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -230,13 +231,7 @@ TEST(Estimate, AResumedRunWeighsOnlyItsChunksLeft) {
   int target = contents.problem.at("start_target").get<int>();
   for (const auto& [c, payload] : contents.chunks)
     if (kept[c]) target = std::max(target, payload.at("best").get<int>());
-  std::istringstream lines(piles::testing::slurp(journal));
-  std::string cut;
-  for (std::string line; std::getline(lines, line);) {
-    const std::string key = line.substr(0, line.find(' '));
-    if (key == "problem" || key == "run" || kept[std::stoi(key)]) cut += line + "\n";
-  }
-  std::ofstream(journal, std::ios::trunc) << cut;
+  piles::testing::keep_journal_chunks(journal, [&](int c) { return kept[c]; });
   const int left = plan.chunk_count - static_cast<int>(std::count(kept.begin(), kept.end(), true));
 
   const auto again = piles::testing::run_piles(solve);

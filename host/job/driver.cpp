@@ -127,7 +127,9 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
   const std::uint64_t per_chunk =
       std::max<std::uint64_t>(1, job.rounds.back().empty() ? 1 : job.weight(job.rounds.back()[0]));
   work.min_grant = (job.slice_floor(run) + per_chunk - 1) / per_chunk;
-  // One thread of each rank computes (rank 0's second thread), so one sizer serves it.
+  // One thread of each rank computes (rank 0's second thread), so one sizer serves it. Its work
+  // under way shows in no progress bar: rank 0 counts the chunks as they come back.
+  const UnitsDone unseen = [](std::uint64_t) {};
   work.compute = [&](const std::vector<Chunk>& grant) {
     std::map<Chunk, std::string> lines;
     select_device(run);
@@ -137,7 +139,7 @@ void run_round_mpi(const Job& job, const mpi::Session& session, const std::vecto
           [&](Chunk c, nlohmann::json payload, double seconds) {
             lines[c] = nlohmann::json{{"payload", std::move(payload)}, {"seconds", seconds}}.dump();
           },
-          {}, {});
+          unseen, {});
     });
     std::vector<std::string> out;
     for (Chunk c : grant) out.push_back(lines.at(c));

@@ -310,26 +310,48 @@ Estimate estimate_left(const Plan& plan, const job::Survey& s, int threads) {
                        default_samples_per_chunk(plan), threads);
 }
 
-// The estimate a run opens with. A run that takes up a journal weighs only the chunks it has
-// left, from the target the next of them runs at (the chunks done count the nodes they took); a
-// shard, only the chunks it runs; else the whole search. At 18 cards ending sorted the whole
-// estimate is about 36 s of a thread, as long as a shard of 256 searches. The ranks of an MPI job
-// weigh alike, and only rank 0 reads the journal: they weigh the whole.
-Estimate opening_estimate(const Plan& plan, const SolveOptions& options, const RunTarget& run) {
-  const int samples = default_samples_per_chunk(plan);
-  Tally unused;  // the job only lists its chunks here
-  const job::Job job = make_job(plan, options, unused);
+// The chunks a run taking up its journal has left, and the target the next of them runs at;
+// none where the journal holds no chunk. A journal the run cannot take up (another problem's, a
+// damaged one) is refused by the run itself, in its own words. In an MPI job rank 0 alone reads
+// the journal and tells the others, so that every rank weighs alike.
+std::optional<job::Survey> journal_left(const job::Job& job, const SolveOptions& options) {
   const std::string& journal = options.run.checkpoint;
-  if (!options.run.session && journal_begun(journal)) {
-    std::optional<job::Survey> taken;
-    // A journal the run cannot take up (another problem's, a damaged one) is refused by the run
-    // itself, in its own words.
+  const mpi::Session* session = options.run.session;
+  std::optional<job::Survey> taken;
+  if ((!session || session->root()) && journal_begun(journal)) {
     try {
       taken = job::survey(job, journal);
     } catch (const UsageError&) {
     }
-    if (taken && taken->chunks_done > 0) return estimate_left(plan, *taken, run.threads);
+    if (taken && taken->chunks_done == 0) taken.reset();
   }
+  if (!session) return taken;
+  std::string said;
+  if (taken) {
+    said = std::to_string(taken->open_round_target.value_or(0));
+    for (const job::Chunk c : taken->left) said += " " + std::to_string(c);
+  }
+  said = mpi::broadcast(*session, said);
+  if (said.empty()) return std::nullopt;
+  job::Survey heard;
+  std::istringstream words(said);
+  int target = 0;
+  words >> target;
+  if (target != 0) heard.open_round_target = target;
+  for (job::Chunk c = 0; words >> c;) heard.left.push_back(c);
+  return heard;
+}
+
+// The estimate a run opens with. A run that takes up a journal weighs only the chunks it has
+// left, from the target the next of them runs at (the chunks done count the nodes they took); a
+// shard, only the chunks it runs; else the whole search. At 18 cards ending sorted the whole
+// estimate is about 36 s of a thread, as long as a shard of 256 searches.
+Estimate opening_estimate(const Plan& plan, const SolveOptions& options, const RunTarget& run) {
+  const int samples = default_samples_per_chunk(plan);
+  Tally unused;  // the job only lists its chunks here
+  const job::Job job = make_job(plan, options, unused);
+  if (const std::optional<job::Survey> taken = journal_left(job, options))
+    return estimate_left(plan, *taken, run.threads);
   if (options.run.shard) {
     const std::vector<job::Chunk> chunks = job::chunks_run(job, options.run.shard);
     return estimate_part(plan, Estimate::Part::shard,

@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <boost/crc.hpp>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <sstream>
 #include <string>
 
 namespace piles::testing {
@@ -33,6 +37,21 @@ inline std::string edit_journal(const std::string& text, const std::string& from
     out += journal_line(line.substr(0, line.rfind(' ')));
   }
   return out;
+}
+
+// Cuts a journal back to the chunks `keep` says, as if its run had stopped with only those done;
+// its problem and run lines stay.
+inline void keep_journal_chunks(const std::string& journal, const std::function<bool(int)>& keep) {
+  std::string cut;
+  std::istringstream lines([&] {
+    std::ifstream in(journal);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }());
+  for (std::string line; std::getline(lines, line);) {
+    const std::string key = line.substr(0, line.find(' '));
+    if (key == "problem" || key == "run" || keep(std::stoi(key))) cut += line + "\n";
+  }
+  std::ofstream(journal, std::ios::trunc) << cut;
 }
 
 }  // namespace piles::testing
