@@ -156,6 +156,14 @@ TEST(TopswopsSolve, NothingFoundIsSaidPlainly) {
   const auto j = run_piles("topswops solve 9 --bound 31 --json").json();
   EXPECT_TRUE(j["max_steps"].is_null());
   EXPECT_EQ(j["count"], 0);
+  // A part of the search proves nothing of f(n): it says where it looked.
+  TempDir dir;
+  const auto shard =
+      run_piles("topswops solve 9 --bound 31 --shard 0/2 --checkpoint " + dir.file("shard"));
+  ASSERT_EQ(shard.status, 0) << shard.err;
+  EXPECT_NE(shard.out.find("none of 31 steps or more in the chunks done\n"), std::string::npos)
+      << shard.out;
+  EXPECT_EQ(shard.out.find("so f(9)"), std::string::npos) << shard.out;
 }
 
 TEST(TopswopsSolve, BadInputExitsTwoWithOneLine) {

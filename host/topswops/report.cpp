@@ -131,9 +131,9 @@ std::string to_text(const Solution& s, bool quiet) {
                        s.run.shard->name());
   if (s.result.best < 0) {
     const char* f = s.final == Final::sorted ? "f_sorted" : "f";
-    out += fmt::format(
-        "  longest game   none of {} or more{}\n", plural(s.start_target, "step"),
-        s.run.complete() ? fmt::format(", so {}({}) < {}", f, s.n, s.start_target) : "");
+    out += fmt::format("  longest game   none of {} or more{}\n", plural(s.start_target, "step"),
+                       s.run.complete() ? fmt::format(", so {}({}) < {}", f, s.n, s.start_target)
+                                        : " in the chunks done");
   } else {
     out += fmt::format("  longest game   {}, {}\n", plural(s.result.best, "step"),
                        plural(s.result.count, "deck"));
