@@ -326,19 +326,16 @@ std::optional<job::Survey> journal_left(const job::Job& job, const SolveOptions&
     if (taken && taken->chunks_done == 0) taken.reset();
   }
   if (!session) return taken;
-  std::string said;
+  nlohmann::json said;  // null: none; a target of null: the plan's start
   if (taken) {
-    said = std::to_string(taken->open_round_target.value_or(0));
-    for (const job::Chunk c : taken->left) said += " " + std::to_string(c);
+    said["target"] = taken->open_round_target ? nlohmann::json(*taken->open_round_target) : nullptr;
+    said["left"] = taken->left;
   }
-  said = mpi::broadcast(*session, said);
-  if (said.empty()) return std::nullopt;
+  said = nlohmann::json::parse(mpi::broadcast(*session, said.dump()));
+  if (said.is_null()) return std::nullopt;
   job::Survey heard;
-  std::istringstream words(said);
-  int target = 0;
-  words >> target;
-  if (target != 0) heard.open_round_target = target;
-  for (job::Chunk c = 0; words >> c;) heard.left.push_back(c);
+  if (!said.at("target").is_null()) heard.open_round_target = said.at("target").get<int>();
+  heard.left = said.at("left").get<std::vector<job::Chunk>>();
   return heard;
 }
 

@@ -5,9 +5,10 @@
 #include <boost/crc.hpp>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <sstream>
 #include <string>
+
+#include "tests/support/temp_dir.hpp"
 
 namespace piles::testing {
 
@@ -43,10 +44,7 @@ inline std::string edit_journal(const std::string& text, const std::string& from
 // its problem and run lines stay.
 inline void keep_journal_chunks(const std::string& journal, const std::function<bool(int)>& keep) {
   std::string cut;
-  std::istringstream lines([&] {
-    std::ifstream in(journal);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }());
+  std::istringstream lines(slurp(journal));
   for (std::string line; std::getline(lines, line);) {
     const std::string key = line.substr(0, line.find(' '));
     if (key == "problem" || key == "run" || keep(std::stoi(key))) cut += line + "\n";
