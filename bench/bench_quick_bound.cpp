@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   fmt::print("bench_quick_bound n = {}..{}{}: {} s each, {} threads, seed {}, load {}\n", from, to,
              sorted ? " (sorted)" : "", seconds, threads, seed, load_before);
   std::string table =
-      "| n | steps found | published | below | time to best s | deck |\n"
-      "|---:|---:|---:|---:|---:|---|\n";
+      "| n | steps found | published | below | time to best s | found by | deck |\n"
+      "|---:|---:|---:|---:|---:|---|---|\n";
   bool all_replay = true;
   for (int n = from; n <= to; ++n) {
     ts::QuickBoundOptions options;
@@ -66,12 +66,17 @@ int main(int argc, char** argv) {
         options.stop_at ? fmt::format("{}", *options.stop_at) : std::string("?");
     const std::string below =
         options.stop_at ? fmt::format("{}", *options.stop_at - game.steps) : std::string("");
-    fmt::print("n = {:2}: {:4} steps (published {:>3}) at {:6.2f} s{}  {}\n", n, game.steps, known,
-               game.seconds, replays ? "" : "  REPLAY DIFFERS", piles::comma_list(game.deck));
+    const std::string found_by =
+        game.lifted_from.empty()
+            ? std::string("beams")
+            : fmt::format("grown from f({})'s {}", n - 1, piles::comma_list(game.lifted_from));
+    fmt::print("n = {:2}: {:4} steps (published {:>3}) at {:6.2f} s{}  {} ({})\n", n, game.steps,
+               known, game.seconds, replays ? "" : "  REPLAY DIFFERS", piles::comma_list(game.deck),
+               found_by);
     std::fflush(stdout);
-    table +=
-        fmt::format("| {} | {} | {} | {} | {:.2f} | {}{} |\n", n, game.steps, known, below,
-                    game.seconds, piles::comma_list(game.deck), replays ? "" : " (replay differs)");
+    table += fmt::format("| {} | {} | {} | {} | {:.2f} | {} | {}{} |\n", n, game.steps, known,
+                         below, game.seconds, found_by, piles::comma_list(game.deck),
+                         replays ? "" : " (replay differs)");
   }
   const std::string body = fmt::format(
       "# Quick lower bounds for Topswops{}\n\n"

@@ -137,3 +137,23 @@ TEST(TopswopsQuickBound, ACancelledSearchEndsWithAPlayableGame) {
   options.cancel = [] { return false; };
   EXPECT_FALSE(ts::find_long_game(options).cancelled);
 }
+
+// From 14 to 20 cards the search first grows the published decks of f(n - 1) (lift.hpp): at 18
+// cards that finds f(18), and says which deck it grew; without it the first round's beams are
+// far below. Under a sorted final only f(17)'s deck that ends sorted is grown, and gives it too.
+TEST(TopswopsQuickBound, GrowsThePublishedGamesOfOneCardFewer) {
+  for (const ts::Final final : {ts::Final::any, ts::Final::sorted}) {
+    ts::QuickBoundOptions options = options_for(18, final);
+    options.max_rounds = 1;
+    const ts::LongGame game = ts::find_long_game(options);
+    EXPECT_EQ(game.steps, ts::published::longest[18]);
+    const ts::Game replay = ts::play(game.deck);
+    EXPECT_EQ(replay.steps, game.steps);
+    EXPECT_TRUE(replay.ends_sorted);
+    EXPECT_EQ(game.lifted_from, ts::parse_deck("2,10,15,11,7,14,5,16,6,4,17,13,1,3,8,9,12"));
+    options.lift = false;
+    const ts::LongGame beams = ts::find_long_game(options);
+    EXPECT_LT(beams.steps, game.steps);
+    EXPECT_TRUE(beams.lifted_from.empty());
+  }
+}

@@ -12,6 +12,7 @@
 #include "core/topswops.hpp"
 #include "host/common/error.hpp"
 #include "host/common/parallel.hpp"
+#include "host/topswops/lift.hpp"
 #include "host/topswops/play.hpp"
 
 namespace piles::topswops {
@@ -23,6 +24,10 @@ using Clock = std::chrono::steady_clock;
 // which keeps a forward beam's buffers (the larger) near 250 MB.
 constexpr int first_width_log = 10;
 constexpr int max_width_log = 20;
+
+// Decks looked at in growing one published game (lift_game): about half a second of one core at
+// 20 cards, where f(19)'s third deck gives f(20) after some 12 million.
+constexpr std::uint64_t lift_budget = std::uint64_t{1} << 24;
 
 // A deck on the way back from the final deck: position i holds card cards[i], or 0 while that
 // card is not fixed yet (any final: the cards under card 1 are chosen as moves need them).
@@ -221,6 +226,26 @@ BeamResult run_forward_beam(int n, Final final, std::size_t width, std::uint64_t
   }
   return result;
 }
+
+// The longest game grown from the published trunks, one trunk a thread at a time.
+LongGame lift_published(int n, Final final, int threads, Clock::time_point start,
+                        const Halt& halt) {
+  std::vector<std::vector<int>> trunks = published_longest_decks(n - 1);
+  if (final == Final::sorted)
+    std::erase_if(trunks, [](const std::vector<int>& deck) { return !play(deck).ends_sorted; });
+  std::vector<LiftedGame> grown(trunks.size());
+  std::vector<double> seconds(trunks.size());
+  parallel_for_each(static_cast<int>(trunks.size()), threads, [&](int i) {
+    grown[i] = lift_game(trunks[i], lift_budget, [&] { return halt.now(); });
+    seconds[i] = std::chrono::duration<double>(Clock::now() - start).count();
+  });
+  LongGame best;
+  for (std::size_t i = 0; i < trunks.size(); ++i)
+    if (grown[i].steps > best.steps)
+      best = {grown[i].deck, grown[i].steps, seconds[i], false, trunks[i]};
+  return best;
+}
+
 }  // namespace
 
 LongGame find_long_game(const QuickBoundOptions& options) {
@@ -239,7 +264,13 @@ LongGame find_long_game(const QuickBoundOptions& options) {
   const Halt halt{deadline, stop, options.cancel, was_cancelled};
   LongGame best;
   best.deck = start_deck(final_deck(n, options.final), n);
-  for (int round = 0; options.max_rounds == 0 || round < options.max_rounds; ++round) {
+  if (options.lift) {
+    LongGame lifted = lift_published(n, options.final, options.threads, start, halt);
+    if (lifted.steps > best.steps) best = std::move(lifted);
+    if (options.stop_at && best.steps >= *options.stop_at) stop = true;
+  }
+  for (int round = 0; !halt.now() && (options.max_rounds == 0 || round < options.max_rounds);
+       ++round) {
     const std::size_t width = std::size_t{1} << std::min(first_width_log + round, max_width_log);
     std::vector<BeamResult> results(options.threads);
     parallel_for_each(options.threads, options.threads, [&](int t) {
@@ -256,7 +287,7 @@ LongGame find_long_game(const QuickBoundOptions& options) {
     });
     const int before = best.steps;
     for (const BeamResult& r : results)
-      if (r.steps > best.steps) best = {r.deck, r.steps, r.seconds};
+      if (r.steps > best.steps) best = {r.deck, r.steps, r.seconds, false, {}};
     if (halt.now()) break;
     if (options.stall_floor && best.steps == before &&
         std::chrono::duration<double>(Clock::now() - start).count() >= *options.stall_floor)

@@ -89,6 +89,7 @@ nlohmann::json to_json(const Solution& s) {
   if (!s.devices.empty()) j["device_shares"] = job::devices_json(s.devices);
   if (!s.start_deck.empty()) j["start_deck"] = s.start_deck;
   if (!s.quick_cut_by.empty()) j["quick_search_cut_by"] = s.quick_cut_by;
+  if (!s.lifted_from.empty()) j["start_lifted_from"] = s.lifted_from;
   if (s.estimate)
     j["estimate"] = {{"nodes", std::llround(s.estimate->nodes)},
                      {"relative_error", rounded(s.estimate->relative_error(), 4)},
@@ -148,8 +149,11 @@ std::string to_text(const Solution& s, bool quiet) {
         "({} without the tail)\n",
         s.n, s.tail.cap(tail_target(s)), tail_target(s), bound_for(s.n - 1, s.final));
   if (!s.start_deck.empty())
-    out += fmt::format("  searched from  {}, the game of {} found by a quick search{}\n",
+    out += fmt::format("  searched from  {}, the game of {} found by a quick search{}{}\n",
                        plural(s.start_target, "step"), comma_list(s.start_deck),
+                       s.lifted_from.empty() ? ""
+                                             : fmt::format(" (grown from f({})'s deck {})", s.n - 1,
+                                                           comma_list(s.lifted_from)),
                        s.quick_cut_by.empty() ? "" : " cut short by " + s.quick_cut_by);
   out += fmt::format("  nodes          {}\n", group_digits(s.result.total_nodes()));
   if (!quiet) {

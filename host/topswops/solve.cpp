@@ -152,6 +152,9 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   s.start_target = plan.start_target;
   s.bound = bound;
   s.tail = plan.tail;
+  s.start_deck = plan.start_deck;
+  s.quick_cut_by = plan.start_cut_by;
+  s.lifted_from = plan.start_lifted_from;
   s.result.nodes.assign(plan.n, 0);
   for (const auto& [chunk, record] : outcome.records) {
     const Partial p = partial_from_json(record.payload, plan.n, "chunk");
@@ -165,11 +168,22 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   return s;
 }
 
-// What a journal already written to fixes of a run told no bound: its rounds, and its start as
-// quick_start gives it ("" from f(n-1)).
+// The start of a run told no bound, as rank 0 decides it and every rank reads it: a quick
+// search's game, as the journal's problem line keeps it (start_target, start_deck, and where
+// given quick_search_cut_by and start_lifted_from), or null to start from f(n-1).
+using QuickStart = nlohmann::json;
+
+// Puts a quick search's start (or a problem line, which holds it) into the plan.
+void take_start(Plan& plan, const QuickStart& start) {
+  plan.start_deck = start.value("start_deck", std::vector<int>{});
+  plan.start_cut_by = start.value("quick_search_cut_by", "");
+  plan.start_lifted_from = start.value("start_lifted_from", std::vector<int>{});
+}
+
+// What a journal already written to fixes of a run told no bound: its rounds, and its start.
 struct Begun {
   int rounds = warmup_rounds;
-  std::string start;
+  QuickStart start;
 };
 
 // A journal's Begun, read from its problem line; nothing where none is begun.
@@ -178,23 +192,19 @@ std::optional<Begun> begun_journal(const std::string& journal) {
   Begun begun;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
     begun.rounds = p.value("warmup_rounds", warmup_rounds);
-    if (p.contains("start_deck"))
-      begun.start = fmt::format("{} {}{}", p.at("start_target").get<int>(),
-                                comma_list(p.at("start_deck").get<std::vector<int>>()),
-                                p.contains("quick_search_cut_by")
-                                    ? " " + p.at("quick_search_cut_by").get<std::string>()
-                                    : "");
+    if (!p.contains("start_deck")) return;
+    for (const char* key :
+         {"start_target", "start_deck", "quick_search_cut_by", "start_lifted_from"})
+      if (p.contains(key)) begun.start[key] = p.at(key);
   });
   return begun;
 }
 
-// The start of a run told no bound, as rank 0 decides it and every rank reads it: "steps
-// d1,d2,...", followed by " --time-limit" or " SIGTERM" where that cut the quick search short,
-// or "" to start from f(n-1). A journal already begun starts where it started. The quick search
-// takes at most half the time left before --time-limit, so that the run gets on with its chunks
-// too, and `cancel` (SIGTERM) ends it with the best game found so far.
-std::string quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
-                        const std::optional<Begun>& begun, const Cancel& cancel) {
+// The start of a run told no bound (QuickStart). A journal already begun starts where it started.
+// The quick search takes at most half the time left before --time-limit, so that the run gets on
+// with its chunks too, and `cancel` (SIGTERM) ends it with the best game found so far.
+QuickStart quick_start(const SolveOptions& options, const RunTarget& run, const Plan& plain,
+                       const std::optional<Begun>& begun, const Cancel& cancel) {
   if (begun) return begun->start;
   // A journal path the run could not use is said before the search, not a minute after it.
   if (!options.run.checkpoint.empty()) check_journal_path(options.run.checkpoint);
@@ -227,16 +237,22 @@ std::string quick_start(const SolveOptions& options, const RunTarget& run, const
                                        comma_list(game.deck), game.steps));
   if (talk)
     fmt::print(stderr,
-               "piles: topswops n={}: {} steps (found after {:.1f} s, searched {:.1f} s{}), "
+               "piles: topswops n={}: {} steps{} (found after {:.1f} s, searched {:.1f} s{}), "
                "against {} for {}\n",
-               options.n, game.steps, game.seconds, took,
-               cut_by.empty() ? "" : ", the search cut short by " + cut_by, plain.start_target,
+               options.n, game.steps,
+               game.lifted_from.empty() ? ""
+                                        : fmt::format(", grown from f({})'s deck {}", options.n - 1,
+                                                      comma_list(game.lifted_from)),
+               game.seconds, took, cut_by.empty() ? "" : ", the search cut short by " + cut_by,
+               plain.start_target,
                options.final == Final::sorted
                    ? fmt::format("the longest {}-card game ending sorted", options.n - 1)
                    : fmt::format("f({})", options.n - 1));
-  if (game.steps <= plain.start_target) return "";
-  return fmt::format("{} {}{}", game.steps, comma_list(game.deck),
-                     cut_by.empty() ? "" : " " + cut_by);
+  if (game.steps <= plain.start_target) return nullptr;
+  QuickStart start = {{"start_target", game.steps}, {"start_deck", game.deck}};
+  if (!cut_by.empty()) start["quick_search_cut_by"] = cut_by;
+  if (!game.lifted_from.empty()) start["start_lifted_from"] = game.lifted_from;
+  return start;
 }
 
 // What the backward engine cannot search (backward.hpp).
@@ -289,16 +305,11 @@ Plan plan_for(const SolveOptions& options, const RunTarget& run, const Cancel& c
   }
   Plan plain = make(options.bound, rounds);
   if (!starts_from_quick_search(options, resumed)) return plain;
-  std::string start = root ? quick_start(options, run, plain, begun, cancel) : "";
-  if (session) start = mpi::broadcast(*session, start);
-  if (start.empty()) return plain;
-  std::istringstream words(start);
-  int target = 0;
-  std::string deck, cut_by;
-  words >> target >> deck >> cut_by;
-  Plan plan = make(target, plain.warmup);
-  plan.start_deck = parse_deck(deck);
-  plan.start_cut_by = cut_by;
+  QuickStart start = root ? quick_start(options, run, plain, begun, cancel) : nullptr;
+  if (session) start = QuickStart::parse(mpi::broadcast(*session, start.dump()));
+  if (start.is_null()) return plain;
+  Plan plan = make(start.at("start_target").get<int>(), plain.warmup);
+  take_start(plan, start);
   return plan;
 }
 
@@ -376,8 +387,6 @@ Solution solve(const SolveOptions& options, const RunTarget& run) {
       plan, options.bound,
       job::run(make_job(plan, options, tally, estimate ? &*estimate : nullptr), options.run, run));
   s.estimate = estimate;
-  s.start_deck = plan.start_deck;
-  s.quick_cut_by = plan.start_cut_by;
   s.target = run;
   s.chunks_on_host = tally.chunks_on_host;
   if (run.backend == Backend::cpu && options.engine == CpuEngine::lockstep)
@@ -393,8 +402,7 @@ Plan plan_of(const std::string& journal) {
   Final final = Final::any;
   int start_target = 0, warmup = warmup_rounds;
   Tail tail;
-  std::vector<int> start_deck;
-  std::string start_cut_by;
+  QuickStart start;
   std::optional<backward::Prune> prune;
   int revision = 0;
   job::read_identity(journal, "topswops", [&](const nlohmann::json& p) {
@@ -409,22 +417,18 @@ Plan plan_of(const std::string& journal) {
     if (p.contains("tail"))
       tail = {n, p.at("tail").at("from").get<int>(),
               p.at("tail").at("longest").get<std::vector<int>>()};
-    if (p.contains("start_deck")) start_deck = p.at("start_deck").get<std::vector<int>>();
-    start_cut_by = p.value("quick_search_cut_by", "");
+    start = p;
   });
   Plan plan = prune ? make_backward_plan(n, start_target, *prune, warmup)
                     : make_plan(n, final, start_target, tail, warmup);
   if (prune) plan.backward_revision = revision;
-  plan.start_deck = start_deck;
-  plan.start_cut_by = start_cut_by;
+  take_start(plan, start);
   return plan;
 }
 
 // The answer of a plan's records, read from journals rather than run.
 Solution merged(const Plan& plan, const job::Outcome& outcome) {
   Solution s = make_solution(plan, plan.told_bound(), outcome);
-  s.start_deck = plan.start_deck;
-  s.quick_cut_by = plan.start_cut_by;
   s.target.device = "merge";
   return s;
 }

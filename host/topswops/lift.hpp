@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace piles::topswops {
+
+// A game on n cards grown from a game on n - 1 cards, its trunk.
+struct LiftedGame {
+  std::vector<int> deck;  // play(deck) replays it; empty where nothing was grown
+  int steps = 0;
+};
+
+// Grows games on n = trunk.size() + 1 cards from the trunk's game. Once card n is flipped it lies
+// at the bottom for good, and what is left is a game on n - 1 cards: so a game on n cards is a
+// head, the flip of n, and a game E on n - 1 cards. Here E runs over the decks whose games join
+// the trunk's, those joining it nearer its start first: each deck of the trunk, and every deck
+// on a branch that joins it there (the tree of decks reaching it, the trunk's own earlier decks
+// left out). For each E the head is the deepest deck whose game reaches card n on top of E
+// reversed; the longest of those games is returned. `budget` counts the decks looked at, heads'
+// included; `stop` is asked every few thousand of them.
+// The published decks that reach f(n) (published::longest_decks), the trunks lift_game is given;
+// none where they are not listed.
+std::vector<std::vector<int>> published_longest_decks(int n);
+
+LiftedGame lift_game(const std::vector<int>& trunk, std::uint64_t budget,
+                     const std::function<bool()>& stop);
+
+}  // namespace piles::topswops
