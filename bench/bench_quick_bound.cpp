@@ -67,9 +67,9 @@ int main(int argc, char** argv) {
     const std::string below =
         options.stop_at ? fmt::format("{}", *options.stop_at - game.steps) : std::string("");
     const std::string found_by =
-        game.lifted_from.empty()
+        game.grown_from.empty()
             ? std::string("beams")
-            : fmt::format("grown from f({})'s {}", n - 1, piles::comma_list(game.lifted_from));
+            : fmt::format("grown from f({})'s {}", n - 1, piles::comma_list(game.grown_from));
     fmt::print("n = {:2}: {:4} steps (published {:>3}) at {:6.2f} s{}  {} ({})\n", n, game.steps,
                known, game.seconds, replays ? "" : "  REPLAY DIFFERS", piles::comma_list(game.deck),
                found_by);

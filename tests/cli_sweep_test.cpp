@@ -79,7 +79,8 @@ const std::vector<Case> everywhere = {
     {"--version", "PILES_REQUIRE_GPU: '2' is not 0 or 1", "PILES_REQUIRE_GPU=2"},
     {"topswops play 1", "PILES_CPU_PATH: 'bogus' is not a path", "PILES_CPU_PATH=bogus"},
     // topswops: the group and play.
-    {"topswops", "piles topswops: a command is required (play, solve, estimate, tail, merge)"},
+    {"topswops",
+     "piles topswops: a command is required (play, grow, solve, estimate, tail, merge)"},
     {"topswops estimat 13 --bound 80", "unknown command estimat; did you mean estimate?"},
     {"topswops slove 10 --threads 1", "unknown command slove; did you mean solve?"},
     {"topswops play", "piles topswops play: DECK is required"},

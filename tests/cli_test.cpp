@@ -131,7 +131,8 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--threads 2", "piles: a command is required (topswops, bulgarian,"},
       {"juggle", "juggle"},
-      {"topswops", "piles topswops: a command is required (play, solve, estimate, tail, merge)"},
+      {"topswops",
+       "piles topswops: a command is required (play, grow, solve, estimate, tail, merge)"},
       {"topswops play 1,2 --frobnicate", "--frobnicate"},
       {"topswops play", "DECK"},
       {"--backend fpga topswops play 1", "fpga"},

@@ -138,7 +138,7 @@ TEST(TopswopsQuickBound, ACancelledSearchEndsWithAPlayableGame) {
   EXPECT_FALSE(ts::find_long_game(options).cancelled);
 }
 
-// From 14 to 20 cards the search first grows the published decks of f(n - 1) (lift.hpp): at 18
+// From 14 to 20 cards the search first grows the published decks of f(n - 1) (grow.hpp): at 18
 // cards that finds f(18), and says which deck it grew; without it the first round's beams are
 // far below. Under a sorted final only f(17)'s deck that ends sorted is grown, and gives it too.
 TEST(TopswopsQuickBound, GrowsThePublishedGamesOfOneCardFewer) {
@@ -150,10 +150,10 @@ TEST(TopswopsQuickBound, GrowsThePublishedGamesOfOneCardFewer) {
     const ts::Game replay = ts::play(game.deck);
     EXPECT_EQ(replay.steps, game.steps);
     EXPECT_TRUE(replay.ends_sorted);
-    EXPECT_EQ(game.lifted_from, ts::parse_deck("2,10,15,11,7,14,5,16,6,4,17,13,1,3,8,9,12"));
-    options.lift = false;
+    EXPECT_EQ(game.grown_from, ts::parse_deck("2,10,15,11,7,14,5,16,6,4,17,13,1,3,8,9,12"));
+    options.grow = false;
     const ts::LongGame beams = ts::find_long_game(options);
     EXPECT_LT(beams.steps, game.steps);
-    EXPECT_TRUE(beams.lifted_from.empty());
+    EXPECT_TRUE(beams.grown_from.empty());
   }
 }

@@ -150,7 +150,7 @@ TEST(TopswopsQuickStart, ATimeLimitCutsTheQuickSearchAndTheAnswerSaysSo) {
   EXPECT_EQ(ts::merge({o.run.checkpoint}).quick_cut_by, "--time-limit");
 }
 
-// At 16 cards the quick search grows f(15)'s decks to f(16) (lift.hpp): the run says which deck
+// At 16 cards the quick search grows f(15)'s decks to f(16) (grow.hpp): the run says which deck
 // it grew, in its answer and its journal, and a resumed run says it again. Both stop at their
 // --time-limit: the whole search from 139 takes half an hour of these threads.
 TEST(TopswopsQuickStart, AGameGrownFromAPublishedDeckSaysWhichDeck) {
@@ -159,33 +159,33 @@ TEST(TopswopsQuickStart, AGameGrownFromAPublishedDeckSaysWhichDeck) {
   o.n = 16;
   o.quick_seconds = 2;
   o.quick_from = 16;
-  o.run.checkpoint = dir.file("lifted.journal");
+  o.run.checkpoint = dir.file("grown.journal");
   o.run.quiet = true;
   o.run.time_limit = 6;
   piles::RunTarget cpu;
   cpu.threads = 2;
   const ts::Solution s = ts::solve(o, cpu);
   EXPECT_EQ(s.start_target, ts::published::longest[16]);
-  ASSERT_FALSE(s.lifted_from.empty());
-  EXPECT_EQ(ts::play(s.lifted_from).steps, ts::published::longest[15]);
+  ASSERT_FALSE(s.grown_from.empty());
+  EXPECT_EQ(ts::play(s.grown_from).steps, ts::published::longest[15]);
   EXPECT_EQ(ts::play(s.start_deck).steps, s.start_target);
-  EXPECT_EQ(ts::to_json(s).at("start_lifted_from"), s.lifted_from);
+  EXPECT_EQ(ts::to_json(s).at("start_grown_from"), s.grown_from);
   EXPECT_NE(ts::to_text(s, false).find("(grown from f(15)'s deck " +
-                                       piles::comma_list(s.lifted_from) + ")"),
+                                       piles::comma_list(s.grown_from) + ")"),
             std::string::npos)
       << ts::to_text(s, false);
   std::ifstream in(o.run.checkpoint);
   std::string problem;
   std::getline(in, problem);  // "problem <json> <crc32>"
   const std::size_t json = problem.find('{');
-  EXPECT_EQ(nlohmann::json::parse(problem.substr(json, problem.rfind(' ') - json))
-                .at("start_lifted_from"),
-            s.lifted_from)
+  EXPECT_EQ(
+      nlohmann::json::parse(problem.substr(json, problem.rfind(' ') - json)).at("start_grown_from"),
+      s.grown_from)
       << problem;
   o.run.time_limit = 2;
   const ts::Solution resumed = ts::solve(o, cpu);
   EXPECT_EQ(resumed.start_deck, s.start_deck);
-  EXPECT_EQ(resumed.lifted_from, s.lifted_from);
+  EXPECT_EQ(resumed.grown_from, s.grown_from);
 }
 
 // Copies of a run's journal go on as its shards: each keeps the run's start and doubling rounds

@@ -13,6 +13,7 @@
 #include "host/common/parse.hpp"
 #include "host/topswops/backward.hpp"
 #include "host/topswops/estimate.hpp"
+#include "host/topswops/grow.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/report.hpp"
 #include "host/topswops/solve.hpp"
@@ -27,6 +28,43 @@ void run_play(const std::string& text, const CommonOptions& common) {
     emit_json(topswops::to_json(game));
   else
     fmt::print("{}", topswops::to_text(game, common.quiet));
+}
+
+struct GrowArgs {
+  std::vector<std::string> deck;
+  std::string budget;
+};
+
+void run_grow(const GrowArgs& args, const CommonOptions& common) {
+  host_only_threads(common, "topswops grow");
+  const std::vector<int> trunk = topswops::parse_deck(fmt::format("{}", fmt::join(args.deck, " ")));
+  if (static_cast<int>(trunk.size()) >= topswops::max_n)
+    throw UsageError(fmt::format("deck: {} cards; grow adds one, and piles searches at most {}",
+                                 trunk.size(), topswops::max_n));
+  const std::uint64_t budget = args.budget.empty()
+                                   ? topswops::grow_budget
+                                   : static_cast<std::uint64_t>(parse_int(
+                                         args.budget, "--budget", 1, 1'000'000'000'000'000));
+  const topswops::GrownGame grown = topswops::grow_game(trunk, budget, [] { return false; });
+  if (common.json)
+    emit_json(topswops::to_json(trunk, grown, budget));
+  else
+    fmt::print("{}", topswops::to_text(trunk, grown, common.quiet));
+}
+
+void add_grow(CLI::App& topswops, const CommonOptions& common) {
+  auto args = std::make_shared<GrowArgs>();
+  CLI::App* grow = topswops.add_subcommand(
+      "grow",
+      "A long game on n+1 cards grown from DECK's: the longest found that flips card n+1 in "
+      "and then joins DECK's game");
+  grow->add_option("DECK", args->deck, "Permutation of 1..n, top card first, n <= 23 (as play's)")
+      ->required();
+  grow->add_option("--budget", args->budget,
+                   fmt::format("Most decks to look at (default {}, about half a second)",
+                               topswops::grow_budget));
+  grow->footer("Example:\n  piles topswops grow 2,10,15,11,7,14,5,16,6,4,17,13,1,3,8,9,12");
+  grow->callback([args, &common] { run_grow(*args, common); });
 }
 
 struct SolveArgs {
@@ -300,6 +338,7 @@ void add_topswops_commands(CLI::App& app, const CommonOptions& common) {
   play->footer("Example:\n  piles topswops play 3,1,4,5,2");
   play->callback([deck, &common] { run_play(fmt::format("{}", fmt::join(*deck, " ")), common); });
 
+  add_grow(*topswops, common);
   add_solve(*topswops, common);
   add_estimate(*topswops, common);
   add_tail(*topswops, common);

@@ -115,7 +115,7 @@ nlohmann::json Plan::identity() const {
   if (tail.n != 0) id["tail"] = {{"from", tail.from}, {"longest", tail.longest}};
   if (!start_deck.empty()) id["start_deck"] = start_deck;
   if (!start_cut_by.empty()) id["quick_search_cut_by"] = start_cut_by;
-  if (!start_lifted_from.empty()) id["start_lifted_from"] = start_lifted_from;
+  if (!start_grown_from.empty()) id["start_grown_from"] = start_grown_from;
   return id;
 }
 

@@ -51,8 +51,8 @@ struct Plan {
   // What cut that quick search short ("--time-limit", "SIGTERM"; "" for nothing), kept beside
   // the deck so that a resumed run's answer still says it.
   std::string start_cut_by;
-  // The published (n-1)-card deck that quick search grew the game from, if it did (lift.hpp).
-  std::vector<int> start_lifted_from;
+  // The published (n-1)-card deck that quick search grew the game from, if it did (grow.hpp).
+  std::vector<int> start_grown_from;
   // Set for the backward search of games ending sorted (backward.hpp): its prefixes are moves
   // down from the sorted deck, bound[p] bounds f(p), and its levels are the decks' deepest
   // card at home (level p - 1; level 0 also holds the leaves).

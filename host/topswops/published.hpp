@@ -21,7 +21,7 @@ inline constexpr std::array<int, 21> longest_sorted_count = {1, 1, 1, 2, 2, 1, 4
                                                              1, 4, 1, 4, 2, 2, 1, 1, 2, 3};
 
 // Every deck that reaches f(n) for n = 13..19, separated by spaces: the games the quick search
-// grows to n + 1 cards (lift.hpp). For n <= 17 as piles found them (results/topswops/longest.csv,
+// grows to n + 1 cards (grow.hpp). For n <= 17 as piles found them (results/topswops/longest.csv,
 // their counts A123398's); 18 and 19 from Kimura et al. (seed 002).
 inline constexpr int longest_decks_from = 13;
 inline constexpr std::array<std::string_view, 7> longest_decks = {

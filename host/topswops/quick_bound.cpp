@@ -12,7 +12,7 @@
 #include "core/topswops.hpp"
 #include "host/common/error.hpp"
 #include "host/common/parallel.hpp"
-#include "host/topswops/lift.hpp"
+#include "host/topswops/grow.hpp"
 #include "host/topswops/play.hpp"
 
 namespace piles::topswops {
@@ -24,10 +24,6 @@ using Clock = std::chrono::steady_clock;
 // which keeps a forward beam's buffers (the larger) near 250 MB.
 constexpr int first_width_log = 10;
 constexpr int max_width_log = 20;
-
-// Decks looked at in growing one published game (lift_game): about half a second of one core at
-// 20 cards, where f(19)'s third deck gives f(20) after some 3.5 million, a quarter of it.
-constexpr std::uint64_t lift_budget = std::uint64_t{1} << 24;
 
 // A deck on the way back from the final deck: position i holds card cards[i], or 0 while that
 // card is not fixed yet (any final: the cards under card 1 are chosen as moves need them).
@@ -228,15 +224,15 @@ BeamResult run_forward_beam(int n, Final final, std::size_t width, std::uint64_t
 }
 
 // The longest game grown from the published trunks, one trunk a thread at a time.
-LongGame lift_published(int n, Final final, int threads, Clock::time_point start,
+LongGame grow_published(int n, Final final, int threads, Clock::time_point start,
                         const Halt& halt) {
   std::vector<std::vector<int>> trunks = published_longest_decks(n - 1);
   if (final == Final::sorted)
     std::erase_if(trunks, [](const std::vector<int>& deck) { return !play(deck).ends_sorted; });
-  std::vector<LiftedGame> grown(trunks.size());
+  std::vector<GrownGame> grown(trunks.size());
   std::vector<double> seconds(trunks.size());
   parallel_for_each(static_cast<int>(trunks.size()), threads, [&](int i) {
-    grown[i] = lift_game(trunks[i], lift_budget, [&] { return halt.now(); });
+    grown[i] = grow_game(trunks[i], grow_budget, [&] { return halt.now(); });
     seconds[i] = std::chrono::duration<double>(Clock::now() - start).count();
   });
   LongGame best;
@@ -264,9 +260,9 @@ LongGame find_long_game(const QuickBoundOptions& options) {
   const Halt halt{deadline, stop, options.cancel, was_cancelled};
   LongGame best;
   best.deck = start_deck(final_deck(n, options.final), n);
-  if (options.lift) {
-    LongGame lifted = lift_published(n, options.final, options.threads, start, halt);
-    if (lifted.steps > best.steps) best = std::move(lifted);
+  if (options.grow) {
+    LongGame grown = grow_published(n, options.final, options.threads, start, halt);
+    if (grown.steps > best.steps) best = std::move(grown);
     if (options.stop_at && best.steps >= *options.stop_at) stop = true;
   }
   for (int round = 0; !halt.now() && (options.max_rounds == 0 || round < options.max_rounds);

@@ -16,8 +16,8 @@ struct LongGame {
   int steps = 0;
   double seconds = 0;
   bool cancelled = false;  // `cancel` ended the search before its time
-  // The published (n-1)-card deck whose game this one was grown from (lift_game), if it was.
-  std::vector<int> lifted_from;
+  // The published (n-1)-card deck whose game this one was grown from (grow_game), if it was.
+  std::vector<int> grown_from;
 };
 
 struct QuickBoundOptions {
@@ -33,8 +33,8 @@ struct QuickBoundOptions {
   // have passed. Rounds that find nothing come early too (at 17 cards the third to the fifth,
   // before 3 s on 2 cores): the floor lets those go by.
   std::optional<double> stall_floor{};
-  // Whether the search first grows the published longest games of n - 1 cards (lift_game).
-  bool lift = true;
+  // Whether the search first grows the published longest games of n - 1 cards (grow_game).
+  bool grow = true;
   // Asked before every level of a beam, as the time is: once it says so (a run's --time-limit or
   // SIGTERM) the search ends with the best game it reached.
   Cancel cancel;
@@ -42,7 +42,7 @@ struct QuickBoundOptions {
 
 // Searches quickly for a long game on n cards, for the exact search's starting lower bound: any
 // real game's length is one. Where the decks that reach f(n - 1) are published (n = 14..20) and
-// `lift` is set, each is grown to n cards first (lift.hpp), on the threads, within a budget
+// `grow` is set, each is grown to n cards first (grow.hpp), on the threads, within a budget
 // (about a second): at 16, 18 and 20 cards that alone finds f(n) (results/bench/quick_bound.md).
 // Under a sorted final only those whose games end sorted are grown. Then two beam searches take
 // turns, since each wins at some n:
@@ -54,7 +54,7 @@ struct QuickBoundOptions {
 //   more than the best game so far: each level keeps the nodes that played the most steps.
 // Round r runs `threads` beams of width 2^(r + 10) (capped), each with its own random
 // tie-breaks; the result depends only on the seed, the thread count and the rounds finished (a
-// beam or a lift cut short by the time limit still gives the best game it reached). Throws
+// beam or a growing cut short by the time limit still gives the best game it reached). Throws
 // UsageError for n outside 1..max_n, threads < 1, a negative time or a negative max_rounds.
 LongGame find_long_game(const QuickBoundOptions& options);
 

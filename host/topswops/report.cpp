@@ -54,6 +54,29 @@ std::string to_text(const Game& g, bool quiet) {
   return out;
 }
 
+nlohmann::json to_json(const std::vector<int>& trunk, const GrownGame& grown,
+                       std::uint64_t budget) {
+  nlohmann::json j = to_json(play(grown.deck));
+  j["grown_from"] = trunk;
+  j["grown_from_steps"] = play(trunk).steps;
+  j["looked_at"] = grown.looked_at;
+  j["budget"] = budget;
+  j["complete"] = grown.complete;
+  return j;
+}
+
+std::string to_text(const std::vector<int>& trunk, const GrownGame& grown, bool quiet) {
+  const Game game = play(grown.deck);
+  const std::string final = comma_list(game.trace.back());
+  return fmt::format(
+      "from   {} ({} cards, {})\nsearch {} decks looked at{}\n{}", comma_list(trunk), trunk.size(),
+      plural(play(trunk).steps, "step"), group_digits(grown.looked_at),
+      grown.complete ? fmt::format(", all there are: no game on {} cards ending in {} is longer",
+                                   grown.deck.size(), final)
+                     : fmt::format(" (the --budget): a longer game may end in {}", final),
+      to_text(game, quiet));
+}
+
 nlohmann::json to_json(const Solution& s) {
   nlohmann::json decks = nlohmann::json::array();
   for (const FoundGame& g : s.result.decks)
@@ -89,7 +112,7 @@ nlohmann::json to_json(const Solution& s) {
   if (!s.devices.empty()) j["device_shares"] = job::devices_json(s.devices);
   if (!s.start_deck.empty()) j["start_deck"] = s.start_deck;
   if (!s.quick_cut_by.empty()) j["quick_search_cut_by"] = s.quick_cut_by;
-  if (!s.lifted_from.empty()) j["start_lifted_from"] = s.lifted_from;
+  if (!s.grown_from.empty()) j["start_grown_from"] = s.grown_from;
   if (s.estimate)
     j["estimate"] = {{"nodes", std::llround(s.estimate->nodes)},
                      {"relative_error", rounded(s.estimate->relative_error(), 4)},
@@ -151,9 +174,9 @@ std::string to_text(const Solution& s, bool quiet) {
   if (!s.start_deck.empty())
     out += fmt::format("  searched from  {}, the game of {} found by a quick search{}{}\n",
                        plural(s.start_target, "step"), comma_list(s.start_deck),
-                       s.lifted_from.empty() ? ""
-                                             : fmt::format(" (grown from f({})'s deck {})", s.n - 1,
-                                                           comma_list(s.lifted_from)),
+                       s.grown_from.empty() ? ""
+                                            : fmt::format(" (grown from f({})'s deck {})", s.n - 1,
+                                                          comma_list(s.grown_from)),
                        s.quick_cut_by.empty() ? "" : " cut short by " + s.quick_cut_by);
   out += fmt::format("  nodes          {}\n", group_digits(s.result.total_nodes()));
   if (!quiet) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "host/topswops/grow.hpp"
 #include "host/topswops/play.hpp"
 #include "host/topswops/solve.hpp"
 #include "host/topswops/tail_job.hpp"
@@ -14,6 +15,11 @@ namespace piles::topswops {
 // `topswops play`: quiet leaves out the decks along the game.
 nlohmann::json to_json(const Game& g);
 std::string to_text(const Game& g, bool quiet);
+
+// `topswops grow`: the game grown from `trunk` (within `budget`, which JSON gives); quiet leaves
+// out the decks along the grown game.
+nlohmann::json to_json(const std::vector<int>& trunk, const GrownGame& grown, std::uint64_t budget);
+std::string to_text(const std::vector<int>& trunk, const GrownGame& grown, bool quiet);
 
 // `topswops solve` and `merge`: quiet leaves out the nodes per level and the time, leaving the
 // answer alone.

@@ -154,7 +154,7 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
   s.tail = plan.tail;
   s.start_deck = plan.start_deck;
   s.quick_cut_by = plan.start_cut_by;
-  s.lifted_from = plan.start_lifted_from;
+  s.grown_from = plan.start_grown_from;
   s.result.nodes.assign(plan.n, 0);
   for (const auto& [chunk, record] : outcome.records) {
     const Partial p = partial_from_json(record.payload, plan.n, "chunk");
@@ -170,14 +170,14 @@ Solution make_solution(const Plan& plan, std::optional<int> bound, const job::Ou
 
 // The start of a run told no bound, as rank 0 decides it and every rank reads it: a quick
 // search's game, as the journal's problem line keeps it (start_target, start_deck, and where
-// given quick_search_cut_by and start_lifted_from), or null to start from f(n-1).
+// given quick_search_cut_by and start_grown_from), or null to start from f(n-1).
 using QuickStart = nlohmann::json;
 
 // Puts a quick search's start (or a problem line, which holds it) into the plan.
 void take_start(Plan& plan, const QuickStart& start) {
   plan.start_deck = start.value("start_deck", std::vector<int>{});
   plan.start_cut_by = start.value("quick_search_cut_by", "");
-  plan.start_lifted_from = start.value("start_lifted_from", std::vector<int>{});
+  plan.start_grown_from = start.value("start_grown_from", std::vector<int>{});
 }
 
 // What a journal already written to fixes of a run told no bound: its rounds, and its start.
@@ -194,7 +194,7 @@ std::optional<Begun> begun_journal(const std::string& journal) {
     begun.rounds = p.value("warmup_rounds", warmup_rounds);
     if (!p.contains("start_deck")) return;
     for (const char* key :
-         {"start_target", "start_deck", "quick_search_cut_by", "start_lifted_from"})
+         {"start_target", "start_deck", "quick_search_cut_by", "start_grown_from"})
       if (p.contains(key)) begun.start[key] = p.at(key);
   });
   return begun;
@@ -240,9 +240,9 @@ QuickStart quick_start(const SolveOptions& options, const RunTarget& run, const 
                "piles: topswops n={}: {} steps{} (found after {:.1f} s, searched {:.1f} s{}), "
                "against {} for {}\n",
                options.n, game.steps,
-               game.lifted_from.empty() ? ""
-                                        : fmt::format(", grown from f({})'s deck {}", options.n - 1,
-                                                      comma_list(game.lifted_from)),
+               game.grown_from.empty() ? ""
+                                       : fmt::format(", grown from f({})'s deck {}", options.n - 1,
+                                                     comma_list(game.grown_from)),
                game.seconds, took, cut_by.empty() ? "" : ", the search cut short by " + cut_by,
                plain.start_target,
                options.final == Final::sorted
@@ -251,7 +251,7 @@ QuickStart quick_start(const SolveOptions& options, const RunTarget& run, const 
   if (game.steps <= plain.start_target) return nullptr;
   QuickStart start = {{"start_target", game.steps}, {"start_deck", game.deck}};
   if (!cut_by.empty()) start["quick_search_cut_by"] = cut_by;
-  if (!game.lifted_from.empty()) start["start_lifted_from"] = game.lifted_from;
+  if (!game.grown_from.empty()) start["start_grown_from"] = game.grown_from;
   return start;
 }
 

@@ -71,9 +71,9 @@ struct Solution {
   int chunks_on_host = 0;           // of a GPU run, by this process: in slices too small for it
   std::vector<job::DeviceShare> devices;  // a run on several devices, each one's share
   std::optional<Estimate> estimate;       // of the search's nodes, made before it ran
-  std::vector<int> start_deck;   // the quick search's game the start target came from, if any
-  std::string quick_cut_by;      // "--time-limit" or "SIGTERM" where that cut the search short
-  std::vector<int> lifted_from;  // the published (n-1)-card deck that game was grown from, if any
+  std::vector<int> start_deck;  // the quick search's game the start target came from, if any
+  std::string quick_cut_by;     // "--time-limit" or "SIGTERM" where that cut the search short
+  std::vector<int> grown_from;  // the published (n-1)-card deck that game was grown from, if any
 };
 
 // Runs the search (or its shard) through the job driver, on either engine. Under MPI every rank

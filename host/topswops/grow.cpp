@@ -1,4 +1,4 @@
-#include "host/topswops/lift.hpp"
+#include "host/topswops/grow.hpp"
 
 #include <algorithm>
 #include <array>
@@ -61,10 +61,10 @@ std::vector<std::vector<int>> published_longest_decks(int n) {
   return decks;
 }
 
-LiftedGame lift_game(const std::vector<int>& trunk, std::uint64_t budget,
-                     const std::function<bool()>& stop) {
+GrownGame grow_game(const std::vector<int>& trunk, std::uint64_t budget,
+                    const std::function<bool()>& stop) {
   const int m = static_cast<int>(trunk.size()), n = m + 1;
-  LiftedGame best;
+  GrownGame best;
   if (m < 1 || n > max_n) return best;
   std::vector<Cards> decks(1);  // the trunk's game, deck by deck
   std::copy(trunk.begin(), trunk.end(), decks[0].begin());
@@ -92,6 +92,7 @@ LiftedGame lift_game(const std::vector<int>& trunk, std::uint64_t budget,
       if (steps > best.steps)
         best = {std::vector<int>(head.deck.begin(), head.deck.begin() + n), steps};
       if (r > 0) for_each_predecessor(e, m, [&](const Cards& p) { stack.emplace_back(p, r + 1); });
+      best.looked_at = work;
       if (work >= budget) return best;
       if (work - asked >= 4096) {
         asked = work;
@@ -99,6 +100,7 @@ LiftedGame lift_game(const std::vector<int>& trunk, std::uint64_t budget,
       }
     }
   }
+  best.complete = true;
   return best;
 }
 
