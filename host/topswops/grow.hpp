@@ -16,16 +16,6 @@ struct GrownGame {
   bool complete = false;
 };
 
-// Grows games on n = trunk.size() + 1 cards from the trunk's game. Once card n is flipped it lies
-// at the bottom for good, and what is left is a game on n - 1 cards: so a game on n cards is a
-// head, the flip of n, and a game E on n - 1 cards. Here E runs over the decks whose games join
-// the trunk's, those joining it nearer its start first: each deck of the trunk, and every deck
-// on a branch that joins it there (the tree of decks reaching it, the trunk's own earlier decks
-// left out). For each E the head is the deepest deck whose game reaches card n on top of E
-// reversed; the longest of those games is returned. `budget` counts the decks looked at, heads'
-// included; `stop` is asked every few thousand of them. A game that ends where the trunk's does
-// with card n beneath is either such a game or that game with card n beneath from the start, one
-// step shorter: so once every such E is looked at, the game returned is the longest of them.
 // Decks looked at in growing one game, unless told otherwise: about half a second of one core at
 // 20 cards, where f(19)'s third deck gives f(20) after some 3.5 million, a quarter of it.
 inline constexpr std::uint64_t grow_budget = std::uint64_t{1} << 24;
@@ -34,6 +24,17 @@ inline constexpr std::uint64_t grow_budget = std::uint64_t{1} << 24;
 // none where they are not listed.
 std::vector<std::vector<int>> published_longest_decks(int n);
 
+// Grows games on n = trunk.size() + 1 cards from the trunk's game. Once card n is flipped it lies
+// at the bottom for good, and what is left is a game on n - 1 cards: so a game on n cards is a
+// head, the flip of n, and a game E on n - 1 cards. Here E runs over the decks whose games join
+// the trunk's, those joining it nearer its start first: each deck of the trunk, and every deck
+// on a branch that joins it there (the tree of decks reaching it, the trunk's own earlier decks
+// left out). For each E the head is the deepest deck whose game reaches card n on top of E
+// reversed; the longest of those games is returned. `budget` counts the decks looked at, heads'
+// included; `stop` is asked every few thousand of them. A game on n cards that ends where the
+// trunk's does, card n beneath, either flips card n once, and is one of these, or has card n
+// beneath from the start, and is then one step shorter than the one grown from its top n - 1
+// cards: so once every such E is looked at, the game returned is the longest of them all.
 GrownGame grow_game(const std::vector<int>& trunk, std::uint64_t budget,
                     const std::function<bool()>& stop);
 
