@@ -31,10 +31,13 @@ struct Deepest {
   int depth = 0;
 };
 
+// Decks still to visit and their depths; kept by the caller so that a tree is not an allocation.
+using Stack = std::vector<std::pair<Cards, int>>;
+
 // The deepest deck of the tree of decks whose games pass through y (y at depth 0). The tree is
 // finite: play is deterministic and every game ends.
-Deepest deepest_before(const Cards& y, int n, std::uint64_t& work) {
-  std::vector<std::pair<Cards, int>> stack{{y, 0}};
+Deepest deepest_before(const Cards& y, int n, Stack& stack, std::uint64_t& work) {
+  stack.assign(1, {y, 0});
   Deepest best{y, 0};
   while (!stack.empty()) {
     const auto [d, depth] = stack.back();
@@ -75,7 +78,7 @@ GrownGame grow_game(const std::vector<int>& trunk, std::uint64_t budget,
   }
   const int length = static_cast<int>(decks.size()) - 1;
   std::uint64_t work = 0, asked = 0;
-  std::vector<std::pair<Cards, int>> stack;  // decks E and their steps before joining the trunk
+  Stack stack, heads;  // decks E with their steps before joining the trunk; deepest_before's
   for (int s = 0; s <= length; ++s) {
     stack.emplace_back(decks[s], 0);
     for_each_predecessor(decks[s], m, [&](const Cards& p) {
@@ -87,7 +90,7 @@ GrownGame grow_game(const std::vector<int>& trunk, std::uint64_t budget,
       Cards y{};  // card n on top of E reversed: flipping n leaves E above n
       y[0] = static_cast<std::uint8_t>(n);
       std::reverse_copy(e.begin(), e.begin() + m, y.begin() + 1);
-      const Deepest head = deepest_before(y, n, work);
+      const Deepest head = deepest_before(y, n, heads, work);
       const int steps = head.depth + 1 + (length - s) + r;
       if (steps > best.steps)
         best = {std::vector<int>(head.deck.begin(), head.deck.begin() + n), steps};
