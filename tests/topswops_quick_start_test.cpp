@@ -18,19 +18,28 @@ namespace ts = piles::topswops;
 
 namespace {
 
-ts::Solution solve(int n, ts::Final final, double quick, const std::string& journal = "",
-                   ts::CpuEngine engine = ts::CpuEngine::dfs) {
+ts::SolveOptions options(int n, ts::Final final, double quick, const std::string& journal) {
   ts::SolveOptions o;
   o.n = n;
   o.final = final;
-  o.engine = engine;
   o.quick_seconds = quick;
   o.quick_from = 10;  // where the quick search is quick
   o.run.checkpoint = journal;
   o.run.quiet = true;
+  return o;
+}
+
+ts::Solution solve(const ts::SolveOptions& o) {
   piles::RunTarget cpu;
   cpu.threads = 2;
   return ts::solve(o, cpu);
+}
+
+ts::Solution solve(int n, ts::Final final, double quick, const std::string& journal = "",
+                   ts::CpuEngine engine = ts::CpuEngine::dfs) {
+  ts::SolveOptions o = options(n, final, quick, journal);
+  o.engine = engine;
+  return solve(o);
 }
 
 }  // namespace
@@ -118,17 +127,9 @@ TEST(TopswopsQuickStart, TheBackwardSearchStartsFromItToo) {
 // answer says that the limit cut it short; the search from its game still gives f(12).
 TEST(TopswopsQuickStart, ATimeLimitCutsTheQuickSearchAndTheAnswerSaysSo) {
   piles::testing::TempDir dir;
-  ts::SolveOptions o;
-  o.n = 12;
-  o.final = ts::Final::any;
-  o.quick_seconds = 600;
-  o.quick_from = 10;
-  o.run.checkpoint = dir.file("limited.journal");
-  o.run.quiet = true;
+  ts::SolveOptions o = options(12, ts::Final::any, 600, dir.file("limited.journal"));
   o.run.time_limit = 2;
-  piles::RunTarget cpu;
-  cpu.threads = 2;
-  ts::Solution s = ts::solve(o, cpu);
+  ts::Solution s = solve(o);
   ASSERT_FALSE(s.start_deck.empty());
   EXPECT_EQ(s.quick_cut_by, "--time-limit");
   EXPECT_EQ(ts::play(s.start_deck).steps, s.start_target);
@@ -139,7 +140,7 @@ TEST(TopswopsQuickStart, ATimeLimitCutsTheQuickSearchAndTheAnswerSaysSo) {
   // Stopped or not, the journal resumes to f(12) from the same game, and its answer still says
   // what cut the search short.
   o.run.time_limit.reset();
-  const ts::Solution resumed = ts::solve(o, cpu);
+  const ts::Solution resumed = solve(o);
   EXPECT_EQ(resumed.start_deck, s.start_deck);
   EXPECT_EQ(resumed.quick_cut_by, "--time-limit");
   EXPECT_EQ(ts::to_json(resumed).at("quick_search_cut_by"), "--time-limit");
@@ -155,16 +156,9 @@ TEST(TopswopsQuickStart, ATimeLimitCutsTheQuickSearchAndTheAnswerSaysSo) {
 // --time-limit: the whole search from 139 takes half an hour of these threads.
 TEST(TopswopsQuickStart, AGameGrownFromAPublishedDeckSaysWhichDeck) {
   piles::testing::TempDir dir;
-  ts::SolveOptions o;
-  o.n = 16;
-  o.quick_seconds = 2;
-  o.quick_from = 16;
-  o.run.checkpoint = dir.file("grown.journal");
-  o.run.quiet = true;
+  ts::SolveOptions o = options(16, ts::Final::any, 2, dir.file("grown.journal"));
   o.run.time_limit = 6;
-  piles::RunTarget cpu;
-  cpu.threads = 2;
-  const ts::Solution s = ts::solve(o, cpu);
+  const ts::Solution s = solve(o);
   EXPECT_EQ(s.start_target, ts::published::longest[16]);
   ASSERT_FALSE(s.grown_from.empty());
   EXPECT_EQ(ts::play(s.grown_from).steps, ts::published::longest[15]);
@@ -183,7 +177,7 @@ TEST(TopswopsQuickStart, AGameGrownFromAPublishedDeckSaysWhichDeck) {
       s.grown_from)
       << problem;
   o.run.time_limit = 2;
-  const ts::Solution resumed = ts::solve(o, cpu);
+  const ts::Solution resumed = solve(o);
   EXPECT_EQ(resumed.start_deck, s.start_deck);
   EXPECT_EQ(resumed.grown_from, s.grown_from);
 }
@@ -203,16 +197,9 @@ TEST(TopswopsQuickStart, CopiesOfAJournalGoOnAsItsShards) {
   for (int index = 0; index < 2; ++index) {
     shards.push_back(dir.file("shard" + std::to_string(index) + ".journal"));
     std::ofstream(shards.back()) << begun;
-    ts::SolveOptions o;
-    o.n = 12;
-    o.quick_seconds = 2;
-    o.quick_from = 10;
-    o.run.checkpoint = shards.back();
-    o.run.quiet = true;
+    ts::SolveOptions o = options(12, ts::Final::any, 2, shards.back());
     o.run.shard = piles::job::Shard{.index = index, .count = 2};
-    piles::RunTarget cpu;
-    cpu.threads = 2;
-    const ts::Solution part = ts::solve(o, cpu);
+    const ts::Solution part = solve(o);
     EXPECT_EQ(part.start_deck, whole.start_deck);
     EXPECT_EQ(part.run.chunks_resumed, 100);
   }
