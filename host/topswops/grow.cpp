@@ -40,7 +40,8 @@ Deepest deepest_before(const Cards& y, int n, Stack& stack, std::uint64_t& work)
   stack.assign(1, {y, 0});
   Deepest best{y, 0};
   while (!stack.empty()) {
-    const auto [d, depth] = stack.back();
+    const Cards d = stack.back().first;  // no structured binding: clang 14 cannot capture one
+    const int depth = stack.back().second;
     stack.pop_back();
     ++work;
     if (depth > best.depth) best = {d, depth};
@@ -85,7 +86,8 @@ GrownGame grow_game(const std::vector<int>& trunk, std::uint64_t budget,
       if (s == 0 || p != decks[s - 1]) stack.emplace_back(p, 1);
     });
     while (!stack.empty()) {
-      const auto [e, r] = stack.back();
+      const Cards e = stack.back().first;
+      const int r = stack.back().second;
       stack.pop_back();
       Cards y{};  // card n on top of E reversed: flipping n leaves E above n
       y[0] = static_cast<std::uint8_t>(n);
